@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Where orgdir's instructions go: one `orgdir build` of a 2,000-person sandbox tenant under callgrind, which
+# counts instructions (repeatable on these noisy shared machines, unlike wall time). Writes the raw profile
+# and the top functions (inclusive and self) to Benchmarks/work/. Needs the release binaries that
+# Benchmarks/run.sh builds (or set BENCH_SKIP_BUILD=0 to build them here).
+#   PROFILE_USERS=2000  people in the tenant
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scratch=${BENCH_SCRATCH:-$root/.build-bench}
+work=${BENCH_WORK:-$root/Benchmarks/work}
+users=${PROFILE_USERS:-2000}
+Scripts/install-packages.sh valgrind
+if [ "${BENCH_SKIP_BUILD:-1}" != 1 ]; then
+    swift build -c release --scratch-path "$scratch" --product orgdir
+    swift build -c release --scratch-path "$scratch" --product graph-sandbox
+fi
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+dir=$work/profile
+rm -rf "$dir" && mkdir -p "$dir"
+
+"$bin/graph-sandbox" --port 0 --users "$users" --seed 1 > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
+sandbox=$!
+trap 'kill "$sandbox" 2>/dev/null || true' EXIT
+for _ in $(seq 1 300); do grep -q http "$dir/sandbox.url" 2>/dev/null && break; sleep 0.1; done
+base=$(head -n1 "$dir/sandbox.url")
+cat > "$dir/settings.plist" <<PLIST
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+<key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
+<key>authority</key><string>$base</string><key>graphAPI</key><string>$base/</string>
+<key>output</key><string>$dir/Output</string><key>state</key><string>$dir/State</string>
+</dict></plist>
+PLIST
+
+demangle() { swift demangle --simplified 2>/dev/null || cat; }
+# Valgrind 3.19's DWARF reader gives up on the Swift binary's debug info ("request for range ... exceeds valid
+# image size"); a copy without it still has every symbol, which is all callgrind needs for function names.
+cp "$bin/orgdir" "$dir/orgdir" && strip --strip-debug "$dir/orgdir"
+if [ "${PROFILE_TOOL:-callgrind}" = callgrind ] && ORGDIR_CLIENT_SECRET=sandbox-secret valgrind --tool=callgrind \
+    --callgrind-out-file="$dir/callgrind.out" "$dir/orgdir" build --config "$dir/settings.plist" --quiet \
+    2> "$dir/valgrind.err"; then
+    callgrind_annotate --inclusive=yes "$dir/callgrind.out" 2>/dev/null | head -n 60 | demangle > "$dir/top-inclusive.txt"
+    callgrind_annotate --inclusive=no "$dir/callgrind.out" 2>/dev/null | head -n 60 | demangle > "$dir/top-self.txt"
+    echo "callgrind: $(grep -m1 'summary\|Collected' "$dir/valgrind.err" || true)" >&2
+else
+    # On these machines valgrind itself dies with SIGSEGV once the Swift concurrency pool starts threads (see
+    # valgrind.err); perf's sampling profile (CPU samples, not instruction counts) is the fallback.
+    echo "callgrind failed (see $dir/valgrind.err); sampling with perf instead" >&2
+    rm -rf "$dir/Output" "$dir/State"
+    ORGDIR_CLIENT_SECRET=sandbox-secret perf record -F 499 -g -o "$dir/perf.data" \
+        "$bin/orgdir" build --config "$dir/settings.plist" --quiet 2> "$dir/perf.err"
+    perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 60 \
+        | demangle > "$dir/top-inclusive.txt"
+    perf report -i "$dir/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' \
+        | head -n 60 | demangle > "$dir/top-self.txt"
+fi
+echo "top functions (self):      $dir/top-self.txt" >&2
+echo "top functions (inclusive): $dir/top-inclusive.txt" >&2
+cat "$dir/top-self.txt"

@@ -1,0 +1,123 @@
+/// The users of the sandbox tenant in their stable listing order (by id), with a change log that
+/// records every mutation so delta queries can later be answered from it.
+struct TenantStore: Sendable {
+    private(set) var byId: [String: SandboxUser] = [:]
+    /// Ids in ascending order: the default listing order, stable across pages and mutations.
+    private(set) var orderedIds: [String] = []
+    private(set) var changeLog: [TenantChangeRecord] = []
+    /// Lowercased userPrincipalName → id: lookups by UPN and the clash check on adds stay O(1), where a scan
+    /// comparing every user case-insensitively made 1,000 changes on 100,000 people take minutes.
+    private var idByPrincipalName: [String: String] = [:]
+    private var nextSequence = 1
+
+    init(users: [SandboxUser]) {
+        for user in users {
+            byId[user.id] = user
+            idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
+        }
+        orderedIds = byId.keys.sorted()
+    }
+
+    /// All users in listing order.
+    var users: [SandboxUser] {
+        orderedIds.compactMap { byId[$0] }
+    }
+
+    /// The latest change sequence number (0 before any change).
+    var currentSequence: Int { nextSequence - 1 }
+
+    /// A user by id, or by userPrincipalName (case-insensitive), as `/users/{id | userPrincipalName}` allows.
+    func user(idOrPrincipalName key: String) -> SandboxUser? {
+        if let user = byId[key] ?? byId[key.lowercased()] { return user }
+        return idByPrincipalName[key.lowercased()].flatMap { byId[$0] }
+    }
+
+    /// Applies a change and logs it.
+    mutating func apply(_ change: TenantChange) throws(TenantChangeError) {
+        switch change {
+        case .add(let user):
+            guard byId[user.id] == nil else {
+                throw TenantChangeError(message: "cannot add user \(user.id): the id already exists")
+            }
+            if let clashId = idByPrincipalName[user.userPrincipalName.lowercased()], let clash = byId[clashId] {
+                throw TenantChangeError(
+                    message:
+                        "cannot add user \(user.id): userPrincipalName \(user.userPrincipalName) "
+                        + "is taken by \(clash.id)"
+                )
+            }
+            byId[user.id] = user
+            idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
+            orderedIds.insert(user.id, at: insertionIndex(for: user.id))
+            log(user.id, .created, [])
+        case .remove(let id):
+            guard let removed = byId.removeValue(forKey: id) else {
+                throw TenantChangeError(message: "cannot remove user \(id): no such user")
+            }
+            idByPrincipalName[removed.userPrincipalName.lowercased()] = nil
+            orderedIds.removeAll { $0 == id }
+            log(id, .deleted, [])
+            for reportId in orderedIds where byId[reportId]?.managerId == id {
+                byId[reportId]?.managerId = nil
+                log(reportId, .updated, ["manager"], formerManager: id)
+            }
+        case .update(let user):
+            guard let old = byId[user.id] else {
+                throw TenantChangeError(message: "cannot update user \(user.id): no such user")
+            }
+            byId[user.id] = user
+            if old.userPrincipalName.lowercased() != user.userPrincipalName.lowercased() {
+                idByPrincipalName[old.userPrincipalName.lowercased()] = nil
+                idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
+            }
+            let changed = Self.changedProperties(old, user)
+            if !changed.isEmpty { log(user.id, .updated, changed, formerManager: old.managerId) }
+        case .setManager(let userId, let managerId):
+            guard byId[userId] != nil else {
+                throw TenantChangeError(message: "cannot set the manager of \(userId): no such user")
+            }
+            if let managerId {
+                guard byId[managerId] != nil else {
+                    throw TenantChangeError(message: "cannot set manager \(managerId): no such user")
+                }
+                guard managerId != userId else {
+                    throw TenantChangeError(message: "user \(userId) cannot be their own manager")
+                }
+            }
+            let former = byId[userId]?.managerId
+            if former != managerId {
+                byId[userId]?.managerId = managerId
+                log(userId, .updated, ["manager"], formerManager: former)
+            }
+        }
+    }
+
+    private mutating func log(
+        _ id: String, _ kind: TenantChangeRecord.Kind, _ properties: Set<String>, formerManager: String? = nil
+    ) {
+        changeLog.append(
+            TenantChangeRecord(
+                sequence: nextSequence, userId: id, kind: kind, properties: properties, formerManagerId: formerManager))
+        nextSequence += 1
+    }
+
+    private func insertionIndex(for id: String) -> Int {
+        var low = 0
+        var high = orderedIds.count
+        while low < high {
+            let mid = (low + high) / 2
+            if orderedIds[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The Graph property names whose values differ.
+    static func changedProperties(_ old: SandboxUser, _ new: SandboxUser) -> Set<String> {
+        var changed: Set<String> = []
+        for name in UserProperty.served where old.jsonValue(forProperty: name) != new.jsonValue(forProperty: name) {
+            changed.insert(name)
+        }
+        if old.managerId != new.managerId { changed.insert("manager") }
+        return changed
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Keeps the change history in the state folder (`history.jsonl`, see `ChangeHistoryFile`) in step with the snapshots, so a run adds
+/// one night's report instead of loading every retained snapshot again.
+public struct ChangeHistoryStore: Sendable {
+    /// The history file.
+    public let url: URL
+    var writer = SnapshotFileWriter()
+
+    /// The file name inside the state folder.
+    public static let fileName = "history.jsonl"
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// `<state>/history.jsonl`.
+    public init(stateDirectory: URL) {
+        self.init(url: stateDirectory.appendingPathComponent(Self.fileName))
+    }
+
+    /// The saved history, or nil when there is none yet.
+    public func load() throws(SnapshotError) -> ChangeHistory? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .readFailed(path: url.path, reason: error.localizedDescription)
+        }
+        return try ChangeHistoryFile.decode(data, path: url.path)
+    }
+
+    /// Writes the history atomically, in a stable form (identical histories, identical bytes).
+    public func save(_ history: ChangeHistory) throws(SnapshotError) {
+        let data = try ChangeHistoryFile.encode(history)
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .folderUnavailable(path: url.deletingLastPathComponent().path, reason: error.localizedDescription)
+        }
+        try writer.write(data, to: url)
+    }
+
+    /// Records a run after its snapshot was saved: appends `report` (nil on a first run) when the saved history
+    /// ends where the report starts, rebuilds from the snapshots otherwise (a missing or damaged file, a run
+    /// that crashed before updating it), drops what retention pruned, and saves. Returns the new history.
+    @discardableResult
+    public func record(_ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore) throws(SnapshotError)
+        -> ChangeHistory
+    {
+        let retained = try snapshots.list()
+        let saved = try? load()
+        var history: ChangeHistory
+        if let report, let saved, saved.latestSnapshot == report.old.name, report.new.name == newSnapshot {
+            history = saved.recording(report)
+        } else if report == nil, retained.count <= 1 {
+            history = ChangeHistory(latestSnapshot: newSnapshot)
+        } else {
+            history = try ChangeHistory.build(from: snapshots)
+        }
+        history = history.retaining(retained)
+        try save(history)
+        return history
+    }
+
+    /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots.
+    public func current(snapshots: SnapshotStore) throws(SnapshotError) -> ChangeHistory {
+        let retained = try snapshots.list()
+        if let saved = try? load(), saved.latestSnapshot == retained.last?.name {
+            return saved.retaining(retained)
+        }
+        return try ChangeHistory.build(from: snapshots)
+    }
+}

@@ -1,0 +1,299 @@
+import Dispatch
+import Foundation
+
+/// The canonical file format.
+///
+/// ```
+/// {"metadata":{…},"people":[
+/// {…person 1…},
+/// {…person 2…}
+/// ]}
+/// ```
+/// It is plain JSON (any JSON tool reads it), but laid out one person per line: `diff` and `grep` work on it,
+/// and orgdir can split the people into chunks at line breaks and decode them on all cores. A raw line break
+/// never occurs inside a JSON string (it is written `\n`), so every line break in the file is a separator.
+extension Snapshot {
+    /// The schema this orgdir writes and the newest it reads.
+    public static let currentSchemaVersion = 1
+
+    private static let headerPrefix = Array(#"{"metadata":"#.utf8)
+    private static let headerSuffix = Array(#","people":["#.utf8)
+    private static let footer = Array("]}\n".utf8)
+    private static let newline = UInt8(ascii: "\n")
+    private static let comma = UInt8(ascii: ",")
+
+    /// An encoder producing the canonical form: sorted keys, unescaped slashes, ISO-8601 whole-second dates.
+    static func canonicalEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    /// A decoder matching `canonicalEncoder()`.
+    static func canonicalDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    /// The canonical bytes: identical for identical snapshots, on every run and every machine.
+    public func canonicalData() throws(SnapshotError) -> Data {
+        var data = Data()
+        try writeCanonical { (piece: Data) throws(SnapshotError) in data.append(piece) }
+        return data
+    }
+
+    /// The people section alone, one person per line: what a delta run and a full run of the same directory
+    /// must agree on byte for byte (their metadata differs: times, sync kind).
+    public func canonicalPeopleData() -> Data {
+        var data = Data()
+        Self.encodePeople(people) { data.append($0) }
+        return data
+    }
+
+    /// Hands the canonical bytes to `emit` in pieces of a few megabytes, in order, so saving a million people
+    /// never holds the whole file in memory.
+    func writeCanonical(_ emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) {
+        let header: Data
+        do {
+            header = try Self.canonicalEncoder().encode(metadata)
+        } catch {
+            throw .encodingFailed(reason: String(describing: error))
+        }
+        try emit(Data(Self.headerPrefix) + header + Data(Self.headerSuffix) + Data([Self.newline]))
+        var failure: SnapshotError?
+        Self.encodePeople(people) { piece in
+            guard failure == nil else { return }
+            do throws(SnapshotError) {
+                try emit(piece)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        try emit(Data(Self.footer))
+    }
+
+    /// Encodes people one per line (`{…},\n`, and `{…}\n` for the last) in batches: each batch is split over
+    /// the cores, and its pieces are handed to `emit` in order before the next batch starts.
+    private static func encodePeople(_ people: [User], _ emit: (Data) -> Void) {
+        let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let partSize = 4_096
+        for batchStart in stride(from: 0, to: people.count, by: parts * partSize) {
+            let batchEnd = min(batchStart + parts * partSize, people.count)
+            let ranges = stride(from: batchStart, to: batchEnd, by: partSize).map { $0..<min($0 + partSize, batchEnd) }
+            let results = ChunkResults<Data>(count: ranges.count)
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                var out: [UInt8] = []
+                out.reserveCapacity(ranges[part].count * 600)
+                for index in ranges[part] {
+                    SnapshotUserCodec.append(people[index], to: &out)
+                    if index != people.count - 1 { out.append(comma) }
+                    out.append(newline)
+                }
+                results.set(part, .success(Data(out)))
+            }
+            results.drain { emit($0) }
+        }
+    }
+
+    /// Reads a snapshot from its bytes. `path` names the file in error messages.
+    ///
+    /// Canonical files take a fast path (header alone, then people decoded in parallel chunks); anything else
+    /// that is valid JSON with the same structure (say, a pretty-printed copy) is read the slow way.
+    public static func decode(_ data: Data, path: String) throws(SnapshotError) -> Snapshot {
+        let parts = data.withUnsafeBytes { canonicalParts(UnsafeRawBufferPointer($0)) }
+        guard let parts else { return try decodeGeneric(data, path: path) }
+        let metadata = try decodeMetadata(data.subdata(in: parts.metadata), path: path)
+        let people = try decodePeople(data, lines: parts.body, path: path)
+        guard people.count == metadata.counts.people else {
+            throw .corrupt(
+                path: path,
+                reason: "it holds \(people.count) people but its metadata counts \(metadata.counts.people)")
+        }
+        return Snapshot(metadata: metadata, people: people)
+    }
+
+    /// Reads only the metadata from the first line of a canonical file (used to list snapshots cheaply).
+    /// Returns nil when `prefix` does not start with a complete canonical header.
+    static func decodeHeader(_ prefix: Data, path: String) throws(SnapshotError) -> SnapshotMetadata? {
+        guard let newlineIndex = prefix.firstIndex(of: newline) else { return nil }
+        let line = prefix[prefix.startIndex..<newlineIndex]
+        guard line.starts(with: headerPrefix), line.count > headerPrefix.count + headerSuffix.count,
+            line.suffix(headerSuffix.count).elementsEqual(headerSuffix)
+        else { return nil }
+        let start = line.startIndex + headerPrefix.count
+        let end = line.endIndex - headerSuffix.count
+        return try decodeMetadata(Data(prefix[start..<end]), path: path)
+    }
+
+    /// Byte ranges of the metadata object and of the people lines, or nil when the layout is not canonical.
+    static func canonicalParts(_ bytes: UnsafeRawBufferPointer) -> (metadata: Range<Int>, body: Range<Int>)? {
+        guard let firstNewline = bytes.firstIndex(of: newline) else { return nil }
+        let header = bytes[0..<firstNewline]
+        guard header.starts(with: headerPrefix), header.count > headerPrefix.count + headerSuffix.count,
+            header.suffix(headerSuffix.count).elementsEqual(headerSuffix)
+        else { return nil }
+        guard bytes.count >= firstNewline + 1 + footer.count,
+            bytes[(bytes.count - footer.count)...].elementsEqual(footer)
+        else { return nil }
+        let metadata = headerPrefix.count..<(firstNewline - headerSuffix.count)
+        let body = (firstNewline + 1)..<(bytes.count - footer.count)
+        return (metadata, body)
+    }
+
+    /// Decodes metadata, refusing a newer schema before trying to understand the rest.
+    static func decodeMetadata(_ data: Data, path: String) throws(SnapshotError) -> SnapshotMetadata {
+        let decoder = canonicalDecoder()
+        if let probe = try? decoder.decode(SchemaProbe.self, from: data), probe.schemaVersion > currentSchemaVersion {
+            throw .newerSchema(path: path, found: probe.schemaVersion, supported: currentSchemaVersion)
+        }
+        do {
+            return try decoder.decode(SnapshotMetadata.self, from: data)
+        } catch {
+            throw .corrupt(path: path, reason: "metadata: " + describe(error))
+        }
+    }
+
+    /// Decodes the people lines in parallel chunks, each wrapped into a JSON array of its own.
+    private static func decodePeople(_ data: Data, lines body: Range<Int>, path: String) throws(SnapshotError)
+        -> [User]
+    {
+        if body.isEmpty { return [] }
+        let pieces = data.withUnsafeBytes { splitAtLineBreaks(UnsafeRawBufferPointer($0), body: body) }
+        let results = ChunkResults<[User]>(count: pieces.count)
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { chunk in
+            let range = pieces[chunk]
+            if let users = try? data.withUnsafeBytes({ bytes throws(SnapshotUserCodec.Unsupported) in
+                try SnapshotUserCodec.readUsers(UnsafeRawBufferPointer(bytes), range: range)
+            }) {
+                results.set(chunk, .success(users))
+                return
+            }
+            // Not the canonical subset: JSONDecoder reads it (and explains what is wrong, if anything is).
+            var trimmed = range
+            while let last = trimmed.last.map({ data[$0] }), last == newline || last == comma {
+                trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
+            }
+            var json = Data(capacity: trimmed.count + 2)
+            json.append(UInt8(ascii: "["))
+            json.append(data[trimmed])
+            json.append(UInt8(ascii: "]"))
+            do {
+                results.set(chunk, .success(try canonicalDecoder().decode([User].self, from: json)))
+            } catch {
+                results.set(chunk, .failure(error))
+            }
+        }
+        if let error = results.firstError { throw .corrupt(path: path, reason: "people: " + describe(error)) }
+        // Move each chunk into the result and let it go at once: a million people must not be held twice.
+        var people: [User] = []
+        results.drain { chunk in
+            if people.isEmpty { people.reserveCapacity(chunk.count * pieces.count) }
+            people.append(contentsOf: chunk)
+        }
+        return people
+    }
+
+    /// Splits the people lines into about one chunk per core (times two, to even out), at line breaks only.
+    private static func splitAtLineBreaks(_ bytes: UnsafeRawBufferPointer, body: Range<Int>) -> [Range<Int>] {
+        let wanted = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, body.count / 65_536))
+        let step = body.count / wanted
+        var pieces: [Range<Int>] = []
+        var start = body.lowerBound
+        for piece in 1..<wanted {
+            var cut = max(start, body.lowerBound + piece * step)
+            while cut < body.upperBound, bytes[cut] != newline { cut += 1 }
+            guard cut < body.upperBound else { break }
+            pieces.append(start..<(cut + 1))
+            start = cut + 1
+        }
+        if start < body.upperBound { pieces.append(start..<body.upperBound) }
+        return pieces
+    }
+
+    /// Reads a non-canonical layout with one plain decode (after refusing a newer schema).
+    private static func decodeGeneric(_ data: Data, path: String) throws(SnapshotError) -> Snapshot {
+        let decoder = canonicalDecoder()
+        if let probe = try? decoder.decode(SnapshotProbe.self, from: data),
+            probe.metadata.schemaVersion > currentSchemaVersion
+        {
+            throw .newerSchema(path: path, found: probe.metadata.schemaVersion, supported: currentSchemaVersion)
+        }
+        do {
+            let snapshot = try decoder.decode(Snapshot.self, from: data)
+            return Snapshot(metadata: snapshot.metadata, people: snapshot.people)
+        } catch {
+            throw .corrupt(path: path, reason: describe(error))
+        }
+    }
+
+    /// A readable reason from a Foundation decoding error (Linux otherwise prints raw dumps).
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.underlyingError.map { String(describing: $0) } ?? context.debugDescription
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(codingPath(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.debugDescription) at \(codingPath(context))"
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func codingPath(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "the top level" : path
+    }
+}
+
+/// Just enough of the metadata to read the schema version of any snapshot, old or new.
+private struct SchemaProbe: Decodable {
+    var schemaVersion: Int
+}
+
+/// Just enough of a whole snapshot to read its schema version.
+private struct SnapshotProbe: Decodable {
+    var metadata: SchemaProbe
+}
+
+/// Results of a `concurrentPerform`, one slot per chunk, filled from several threads.
+final class ChunkResults<Value>: @unchecked Sendable {
+    // @unchecked: the slots are only touched under `lock`.
+    private var slots: [Value?]
+    private var errors: [(index: Int, error: any Error)] = []
+    private let lock = NSLock()
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func set(_ index: Int, _ result: Result<Value, any Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch result {
+        case .success(let value): slots[index] = value
+        case .failure(let error): errors.append((index, error))
+        }
+    }
+
+    /// The error of the earliest failed chunk, if any failed.
+    var firstError: (any Error)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.min { $0.index < $1.index }?.error
+    }
+
+    /// Hands each value to `body` in chunk order, releasing it as it goes.
+    func drain(_ body: (Value) -> Void) {
+        for index in slots.indices {
+            lock.lock()
+            let value = slots[index]
+            slots[index] = nil
+            lock.unlock()
+            if let value { body(value) }
+        }
+    }
+}

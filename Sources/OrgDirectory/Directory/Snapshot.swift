@@ -1,0 +1,65 @@
+import Foundation
+
+/// One run's directory as recorded in the state folder: what was fetched, from where, and when.
+///
+/// Snapshots are the organization's long-term record (Microsoft keeps audit logs for weeks only), so their
+/// bytes are canonical: people sorted by id, keys in a stable order, whole-second UTC dates. The same
+/// directory always gives the same file, which is what lets a delta run be checked against a full run.
+public struct Snapshot: Sendable, Codable, Equatable {
+    public var metadata: SnapshotMetadata
+    /// Everyone in the directory after local rules, sorted by `id` (see `User.canonicallyPrecedes`).
+    public var people: [User]
+
+    /// Creates a snapshot, putting `people` into canonical order and filling in `metadata.counts.people`.
+    public init(metadata: SnapshotMetadata, people: [User]) {
+        var metadata = metadata
+        metadata.counts.people = people.count
+        self.metadata = metadata
+        self.people = Self.canonicallySorted(people)
+    }
+
+    /// `people` in canonical order; already sorted input (the usual case) costs one O(n) check.
+    ///
+    /// Sorts indices rather than users: moving a `User` (twenty fields) around is what made sorting 100,000
+    /// people take seconds.
+    public static func canonicallySorted(_ people: [User]) -> [User] {
+        if isCanonicallyOrdered(people) { return people }
+        let ids = people.map(\.id)
+        let order = ids.indices.sorted { User.idPrecedes(ids[$0], ids[$1]) }
+        return order.map { people[$0] }
+    }
+
+    /// Whether `people` is strictly ascending by id, checked in O(n) so sorted input is not sorted again.
+    static func isCanonicallyOrdered(_ people: [User]) -> Bool {
+        var index = people.startIndex
+        while index + 1 < people.endIndex {
+            if !User.canonicallyPrecedes(people[index], people[index + 1]) { return false }
+            index += 1
+        }
+        return true
+    }
+}
+
+extension User {
+    /// The order of people in a snapshot: by id, compared as UTF-8 bytes so it never depends on locale or
+    /// Unicode normalization (Graph ids are ASCII GUIDs; anything else still sorts deterministically).
+    public static func canonicallyPrecedes(_ lhs: User, _ rhs: User) -> Bool {
+        idPrecedes(lhs.id, rhs.id)
+    }
+
+    /// Byte-wise comparison of two ids' UTF-8, with `memcmp` when both are stored contiguously (native strings).
+    static func idPrecedes(_ lhs: String, _ rhs: String) -> Bool {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                let common = min(left.count, right.count)
+                if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+                    let order = memcmp(leftBase, rightBase, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+        if let fast, let result = fast { return result }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// The snapshots in the state folder: saving them atomically, listing them, finding one by a reference, and
+/// keeping only the newest `keep`.
+///
+/// Only runs holding the `RunLock` save; listing and loading are safe at any time, because a snapshot appears
+/// under its final name only once it is complete.
+public struct SnapshotStore: Sendable {
+    /// The folder holding the snapshot files (usually `<state>/snapshots`).
+    public let folder: URL
+    /// How many snapshots to keep (the plist's `keepSnapshots`); nil keeps all.
+    public let keep: Int?
+    var writer = SnapshotFileWriter()
+
+    /// A store in `folder`; `keep` below 1 is treated as 1, so the snapshot just written always survives.
+    public init(folder: URL, keep: Int?) {
+        self.folder = folder
+        self.keep = keep.map { max(1, $0) }
+    }
+
+    /// The store inside a state folder (`<state>/snapshots`), where orgdir keeps it.
+    public init(stateDirectory: URL, keep: Int?) {
+        self.init(folder: Self.folder(inState: stateDirectory), keep: keep)
+    }
+
+    /// `<state>/snapshots`.
+    public static func folder(inState stateDirectory: URL) -> URL {
+        stateDirectory.appendingPathComponent("snapshots", isDirectory: true)
+    }
+
+    // MARK: Saving
+
+    /// Writes `snapshot` under a name from its `takenAt`, then removes snapshots beyond `keep`.
+    /// On any failure nothing new is left behind and earlier snapshots are untouched.
+    @discardableResult
+    public func save(_ snapshot: Snapshot) throws(SnapshotError) -> URL {
+        try createFolder()
+        var sequence = 1
+        var destination = folder.appendingPathComponent(SnapshotName.make(for: snapshot.metadata.takenAt))
+        while FileManager.default.fileExists(atPath: destination.path) {
+            sequence += 1
+            destination = folder.appendingPathComponent(
+                SnapshotName.make(for: snapshot.metadata.takenAt, sequence: sequence))
+        }
+        try writer.write(to: destination) { (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
+            try snapshot.writeCanonical(emit)
+        }
+        try prune(sparing: destination.lastPathComponent)
+        return destination
+    }
+
+    /// Deletes the oldest snapshots beyond `keep` (never `sparing`), and temporary files a crashed run left.
+    /// Returns the deleted snapshots.
+    @discardableResult
+    public func prune(sparing: String? = nil) throws(SnapshotError) -> [URL] {
+        removeLeftoverTemporaryFiles()
+        guard let keep else { return [] }
+        let entries = try list()
+        guard entries.count > keep else { return [] }
+        var deleted: [URL] = []
+        for entry in entries.prefix(entries.count - keep) where entry.name != sparing {
+            do {
+                try FileManager.default.removeItem(at: entry.url)
+                deleted.append(entry.url)
+            } catch {
+                throw .writeFailed(path: entry.url.path, reason: "cannot remove an old snapshot: \(error)")
+            }
+        }
+        return deleted
+    }
+
+    private func createFolder() throws(SnapshotError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .folderUnavailable(path: folder.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Temporary files older than an hour belong to a run that died; younger ones may be a writer at work.
+    private func removeLeftoverTemporaryFiles() {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+        let cutoff = Date().addingTimeInterval(-3600)
+        for name in names
+        where name.hasPrefix(SnapshotFileWriter.temporaryPrefix) && name.hasSuffix(SnapshotFileWriter.temporarySuffix) {
+            let url = folder.appendingPathComponent(name)
+            let modified = (try? manager.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+            if let modified, modified < cutoff { try? manager.removeItem(at: url) }
+        }
+    }
+
+    // MARK: Listing
+
+    /// Every snapshot, oldest first. A missing folder is an empty list; damaged files are listed with a problem.
+    public func list() throws(SnapshotError) -> [SnapshotEntry] {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder) else { return [] }
+        guard isFolder.boolValue else { throw .folderUnavailable(path: folder.path, reason: "it is not a folder") }
+        let names: [String]
+        do {
+            names = try manager.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw .folderUnavailable(path: folder.path, reason: error.localizedDescription)
+        }
+        return names.compactMap(entry(named:)).sorted(by: SnapshotEntry.chronological)
+    }
+
+    /// The entry for one file name, reading only the file's first line for the metadata.
+    private func entry(named name: String) -> SnapshotEntry? {
+        guard let (date, sequence) = SnapshotName.parse(name) else { return nil }
+        let url = folder.appendingPathComponent(name)
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? NSNumber)?.intValue ?? 0
+        var entry = SnapshotEntry(
+            name: name, url: url, takenAt: date, sequence: sequence, byteCount: size, metadata: nil)
+        do {
+            entry.metadata = try Self.readMetadata(at: url)
+        } catch {
+            entry.problem = error.errorDescription
+        }
+        return entry
+    }
+
+    /// The metadata from the header line, or from a full read when the file is not laid out canonically.
+    static func readMetadata(at url: URL) throws(SnapshotError) -> SnapshotMetadata {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw .readFailed(path: url.path, reason: "cannot open the file")
+        }
+        defer { try? handle.close() }
+        var prefix = Data()
+        // The header is one line; a megabyte is far more than any metadata needs.
+        while prefix.count < 1 << 20, !prefix.contains(UInt8(ascii: "\n")) {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: 64 * 1024)
+            } catch {
+                throw .readFailed(path: url.path, reason: error.localizedDescription)
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            prefix.append(chunk)
+        }
+        if let metadata = try Snapshot.decodeHeader(prefix, path: url.path) { return metadata }
+        return try load(at: url).metadata
+    }
+
+    // MARK: Loading
+
+    /// The snapshot a reference names: `latest`, `previous`, a UTC day (`2026-03-04`, the latest that day),
+    /// a file name in the store (with or without `.json`), or a path to any snapshot file.
+    public func resolve(_ reference: String) throws(SnapshotError) -> URL {
+        let entries = try list()
+        switch reference {
+        case "latest", "previous":
+            let back = reference == "latest" ? 1 : 2
+            guard entries.count >= back else {
+                throw .notEnoughSnapshots(reference: reference, folder: folder.path, count: entries.count)
+            }
+            return entries[entries.count - back].url
+        default:
+            break
+        }
+        if !reference.contains("/") {
+            if SnapshotName.isDay(reference),
+                let entry = entries.last(where: { $0.name.hasPrefix(reference + "T") })
+            {
+                return entry.url
+            }
+            let name =
+                reference.hasSuffix("." + SnapshotName.fileExtension)
+                ? reference : reference + "." + SnapshotName.fileExtension
+            if let entry = entries.first(where: { $0.name == name }) { return entry.url }
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: reference, isDirectory: &isFolder), !isFolder.boolValue {
+            return URL(fileURLWithPath: reference)
+        }
+        throw .notFound(reference: reference, folder: folder.path, available: entries.map(\.name))
+    }
+
+    /// Loads the snapshot a reference names (see `resolve(_:)`).
+    public func load(_ reference: String) throws(SnapshotError) -> Snapshot {
+        try Self.load(at: resolve(reference))
+    }
+
+    /// The newest snapshot, or nil when there is none yet (a first run).
+    public func latest() throws(SnapshotError) -> Snapshot? {
+        guard let entry = try latestEntry() else { return nil }
+        return try Self.load(at: entry.url)
+    }
+
+    /// The newest snapshot's entry (its name is what a `DiffReport` and the change history refer to).
+    public func latestEntry() throws(SnapshotError) -> SnapshotEntry? {
+        try list().last
+    }
+
+    /// Loads a snapshot file.
+    public static func load(at url: URL) throws(SnapshotError) -> Snapshot {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw .readFailed(path: url.path, reason: error.localizedDescription)
+        }
+        return try Snapshot.decode(data, path: url.path)
+    }
+}

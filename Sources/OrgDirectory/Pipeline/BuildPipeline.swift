@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+
+/// Runs the whole job: lock → sign in → sync (full or delta) → local rules → removal guard → render →
+/// publish → snapshot → delta state.
+///
+/// Each stage is its own type; this one wires them in order and turns their errors into `BuildError`. Nothing
+/// reaches the output folder unless every stage before publishing succeeded, and the snapshot and delta link
+/// are recorded only after the site is published, so a crash at any point leaves a state the next run can
+/// build on (at worst it replays changes, which are idempotent).
+public struct BuildPipeline: Sendable {
+    public let settings: Settings
+    private let environment: [String: String]
+    let logger: Logger
+    let progress: ProgressReporter
+    let transport: HTTPTransport
+    /// Let a run through the mass-removal guard (`--accept-removals`).
+    public var acceptRemovals = false
+
+    public init(
+        settings: Settings, environment: [String: String], logger: Logger, progress: ProgressReporter
+    ) {
+        self.settings = settings
+        self.environment = environment
+        self.logger = logger
+        self.progress = progress
+        self.transport = HTTPTransport(timeout: settings.requestTimeout)
+    }
+
+    /// Runs every stage and returns what happened.
+    public func run() async throws(BuildError) -> RunSummary {
+        let started = ContinuousClock.now
+        let now = Date()
+        let lock = try acquireLock()
+        defer { lock.release() }
+        let snapshots = SnapshotStore(stateDirectory: settings.stateDirectory, keep: settings.keepSnapshots)
+        let deltaStore = DeltaStateStore(stateDirectory: settings.stateDirectory)
+        let previous: Snapshot?
+        do {
+            previous = try snapshots.latest()
+        } catch {
+            throw .state(error.errorDescription ?? "\(error)")
+        }
+
+        let (tokens, sync) = try makeSync(settings)
+        var outcome: DirectorySync.Outcome
+        do {
+            outcome = try await sync.run(previous: previous, deltaState: deltaStore.load(), now: now)
+        } catch {
+            throw .graph(error)
+        }
+
+        let (kept, removed) = settings.rules.apply(to: outcome.users)
+        // Only the count is needed from here on; letting the raw list go keeps peak memory down at 100,000+.
+        let fetchedCount = outcome.users.count
+        outcome.users = []
+        for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
+        }
+        let people = kept.sorted { $0.id < $1.id }
+        let diff = DirectoryDiff.between(previous?.people ?? [], people)
+        // The counts outlive the diff, whose joiner list on a first run is a second copy of everyone.
+        let changes = (joiners: diff.joiners.count, leavers: diff.leavers.count, changed: diff.changed.count)
+        if !acceptRemovals {
+            do {
+                try RemovalGuard(maxRemovals: settings.maxRemovals, maxRemovalPercent: settings.maxRemovalPercent)
+                    .check(previousCount: previous?.people.count, diff: diff, newCount: people.count)
+            } catch {
+                throw .removalGuard(error)
+            }
+        }
+
+        let (runHistory, site) = siteHistory(
+            snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
+        let counts = try await renderAndPublish(people, generatedAt: site.dataAsOf, history: site.history)
+
+        let metadata = SnapshotMetadata(
+            tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
+            select: settings.select, expandManager: settings.expandManager,
+            counts: SnapshotCounts(people: people.count, fetched: fetchedCount, removed: removed),
+            syncKind: outcome.kind, fingerprint: sync.fingerprint)
+        let snapshotURL: URL
+        do {
+            snapshotURL = try snapshots.save(Snapshot(metadata: metadata, people: people))
+        } catch {
+            throw .state("the site was published, but the snapshot could not be saved: \(error.errorDescription ?? "\(error)")")
+        }
+        var warnings = outcome.warnings + site.warnings
+        do {
+            try runHistory?.record(diff: diff, savedName: snapshotURL.lastPathComponent, metadata: metadata)
+        } catch {
+            warnings.append("the change history could not be updated (\(error.errorDescription ?? "\(error)"))")
+        }
+        if let link = outcome.deltaLink {
+            let fullSyncAt = outcome.kind == .full ? now : (deltaStore.load()?.fullSyncAt ?? now)
+            do {
+                try deltaStore.save(DeltaState(deltaLink: link, queryFingerprint: sync.fingerprint, fullSyncAt: fullSyncAt))
+            } catch {
+                warnings.append("the delta link could not be saved (\(error.localizedDescription)); the next run is a full sync")
+                deltaStore.clear()
+            }
+        } else {
+            deltaStore.clear()
+        }
+        for warning in warnings { logger.warning("\(warning)") }
+
+        let summary = RunSummary(
+            sync: outcome.kind.rawValue, fetched: fetchedCount, published: people.count, pages: outcome.pages,
+            joiners: changes.joiners, leavers: changes.leavers, changed: changes.changed,
+            removedByRule: Dictionary(uniqueKeysWithValues: removed.map { ($0.key.rawValue, $0.value) }),
+            filesWritten: counts.written, filesUnchanged: counts.unchanged, tokensIssued: await tokens.tokensIssued,
+            output: settings.outputDirectory.path, snapshot: snapshotURL.path,
+            durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings)
+        progress.say(
+            "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
+                + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
+                + "\(summary.filesUnchanged) unchanged)")
+        return summary
+    }
+
+    func acquireLock() throws(BuildError) -> RunLock {
+        do {
+            try FileManager.default.createDirectory(at: settings.stateDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .state("cannot create the state folder \(settings.stateDirectory.path): \(error.localizedDescription)")
+        }
+        do {
+            let lock = try RunLock.acquire(in: settings.stateDirectory)
+            if let previous = lock.tookOverFrom {
+                logger.warning("took over a lock left by a run that is gone (\(previous.description))")
+            }
+            return lock
+        } catch {
+            throw .locked(error)
+        }
+    }
+
+    /// The sign-in and the Graph sync for `syncSettings` (the run's settings, or a variant such as fetch's
+    /// full listing); the token provider is returned too, for the summary's count of tokens issued.
+    func makeSync(_ syncSettings: Settings) throws(BuildError) -> (TokenProvider, DirectorySync) {
+        let tokens: TokenProvider
+        do {
+            tokens = TokenProvider(
+                grant: try CredentialFactory.grant(for: settings, environment: environment), transport: transport)
+        } catch {
+            throw .auth(error)
+        }
+        let client = GraphClient(
+            graphRoot: settings.graphRoot, tokens: tokens, transport: transport, retry: settings.retry, logger: logger)
+        return (tokens, DirectorySync(settings: syncSettings, client: client, logger: logger, progress: progress))
+    }
+
+    /// The history the site shows (this run's changes included) and its "data as of" stamp; a history that
+    /// cannot be read costs the change pages, never the run.
+    private func siteHistory(
+        snapshots: SnapshotStore, previous: Snapshot?, diff: DirectoryDiff, takenAt: Date, people: Int
+    ) -> (RunHistory?, (history: ChangeHistory, dataAsOf: Date, warnings: [String])) {
+        do {
+            let runHistory = try RunHistory(
+                stateDirectory: settings.stateDirectory, snapshots: snapshots, previous: previous)
+            let new = DiffReport.Side(
+                name: try runHistory.nextSnapshotName(takenAt: takenAt), takenAt: takenAt, people: people,
+                tenant: settings.tenant, graphHost: settings.graphRoot.host)
+            let site = try runHistory.forSite(diff: diff, new: new)
+            return (runHistory, (site.history, site.dataAsOf, []))
+        } catch {
+            let warning = "the change history could not be read (\(error.errorDescription ?? "\(error)"))"
+            return (nil, (ChangeHistory(), takenAt, [warning]))
+        }
+    }
+
+    private func renderAndPublish(
+        _ people: [User], generatedAt: Date, history: ChangeHistory
+    ) async throws(BuildError) -> (
+        written: Int, unchanged: Int
+    ) {
+        let publisher = SitePublisher(output: settings.outputDirectory)
+        let staging: StagingDirectory
+        do {
+            staging = try publisher.makeStaging()
+        } catch {
+            throw .publish(error)
+        }
+        do {
+            let renderer = try SiteRenderer(options: siteOptions)
+            _ = try await renderer.render(people, generatedAt: generatedAt, history: history, to: staging)
+        } catch {
+            publisher.discard(staging)
+            throw .site(error.localizedDescription)
+        }
+        do {
+            try publisher.publish(staging, generatedAt: generatedAt)
+        } catch {
+            publisher.discard(staging)
+            throw .publish(error)
+        }
+        return staging.counts
+    }
+
+    private var siteOptions: SiteOptions {
+        var options = SiteOptions()
+        options.title = settings.title
+        options.templatesDirectory = settings.templatesDirectory
+        options.hideFields = Set(settings.hideFields)
+        options.exports = Set(settings.exports.compactMap(SiteExport.init(rawValue:)))
+        return options
+    }
+}
+
+extension StagingDirectory: SiteOutput {}

@@ -1,0 +1,361 @@
+import Foundation
+import Logging
+import OData
+import Synchronization
+
+/// Brings the directory up to date: a full listing of `/users`, or only the changes since the last run through
+/// the saved deltaLink, applied to the previous snapshot.
+///
+/// A full run lists `/users` (server-side filter, `$top`, `$expand`, count check) and, with delta sync on, asks
+/// `/users/delta?$deltatoken=latest` first for a link to the changes from then on (falling back to a complete
+/// delta round when the server cannot do "latest"). A delta run applies upserts and `@removed` to the previous
+/// snapshot, then runs the filter and local rules locally, so both paths give the same people.
+struct DirectorySync: Sendable {
+    let settings: Settings
+    let client: GraphClient
+    let logger: Logger
+    let progress: ProgressReporter
+
+    /// What a sync produced.
+    struct Outcome {
+        /// Normalized people, before local rules.
+        var users: [User]
+        var kind: SyncKind
+        var pages: Int
+        var deltaLink: String?
+        var warnings: [String]
+    }
+
+    /// Settings that decide who is in the directory; a change forces a full sync.
+    var fingerprint: String {
+        let rules = settings.rules
+        let parts: [String] = [
+            settings.tenant.lowercased(), settings.graphRoot.absoluteString.lowercased(), settings.apiVersion,
+            settings.select.joined(separator: ","), settings.filter ?? "", settings.expandManager ? "manager" : "",
+            "\(rules.excludeDisabled)\(rules.excludeGuests)\(rules.excludeWithoutContact)\(rules.excludeResources)",
+            rules.excludeUsers.sorted().joined(separator: ","),
+            rules.includeOnlyUsers.map { $0.sorted().joined(separator: ",") } ?? "-",
+        ]
+        return parts.joined(separator: "|")
+    }
+
+    /// Chooses delta or full and runs it.
+    func run(previous: Snapshot?, deltaState: DeltaState?, now: Date) async throws(GraphError) -> Outcome {
+        if let reason = fullSyncReason(previous: previous, deltaState: deltaState, now: now) {
+            if settings.deltaSync { progress.say("full sync: \(reason)") }
+            return try await fullSync()
+        }
+        guard let previous, let deltaState else { return try await fullSync() }
+        do {
+            return try await deltaSync(previous: previous, link: deltaState.deltaLink)
+        } catch let error where error.isExpiredDeltaToken {
+            progress.say("the delta token was refused (\(error.errorDescription ?? "expired")); running a full sync")
+            var outcome = try await fullSync()
+            outcome.warnings.append("the saved delta token was refused; a full sync replaced it")
+            return outcome
+        } catch let error where Self.fullSyncMayRepair(error) {
+            // A delta round the server garbled or refused for a reason of its own: a full listing still gives
+            // tonight's directory, and its fresh link may work tomorrow.
+            let reason = error.errorDescription ?? "\(error)"
+            progress.say("the delta run failed (\(reason)); running a full sync")
+            var outcome = try await fullSync()
+            outcome.warnings.append("the delta run failed (\(reason)); a full sync replaced it")
+            return outcome
+        }
+    }
+
+    /// Delta failures a full sync can work around: not sign-in or permission problems, not outages (those
+    /// fail the listing too), but a malformed or refused delta request.
+    static func fullSyncMayRepair(_ error: GraphError) -> Bool {
+        switch error {
+        case .auth, .retriesExhausted, .incomplete, .redirectRefused: false
+        case .service(let service): !error.isTransient && service.status != 401 && service.status != 403
+        case .untrustedLink, .malformedResponse: true
+        }
+    }
+
+    /// Why this run cannot build on the last one, or nil when a delta run is possible.
+    func fullSyncReason(previous: Snapshot?, deltaState: DeltaState?, now: Date) -> String? {
+        guard settings.deltaSync else { return "delta sync is off" }
+        guard let previous else { return "no previous snapshot" }
+        guard let deltaState else { return "no saved delta link" }
+        guard deltaState.queryFingerprint == fingerprint, previous.metadata.fingerprint == fingerprint else {
+            return "tenant, filter, select or rules changed since the last run"
+        }
+        let age = now.timeIntervalSince(deltaState.fullSyncAt)
+        if settings.fullSyncEvery == 0 || age >= Double(settings.fullSyncEvery) * 86_400 || age < 0 {
+            return "the last full sync is older than fullSyncEvery (\(settings.fullSyncEvery) days)"
+        }
+        return nil
+    }
+
+    // MARK: Full
+
+    private func fullSync() async throws(GraphError) -> Outcome {
+        var warnings: [String] = []
+        var deltaLink: String?
+        let delta = deltaFetcher
+        if settings.deltaSync {
+            // Asked before the listing, so a change made during the listing is replayed next run, never lost.
+            do {
+                let page = try await client.getJSON(GraphUsersPage.self, from: delta.latestURL)
+                if let link = page.deltaLink, (try? delta.trusted(link, from: delta.latestURL)) != nil {
+                    deltaLink = link
+                }
+            } catch let error where !error.isTransient {
+                logger.info(
+                    "delta 'latest' not available (\(error.errorDescription ?? "")); a full delta round will follow")
+            }
+        }
+        let query = try UserQuery(settings: settings)
+        let fetcher = UserFetcher(
+            client: client, graphBase: settings.graphBase, query: query, verifyCount: settings.verifyCount)
+        let collector = UserCollector()
+        let normalizer = UserNormalizer()
+        let progress = progress
+        let result = try await fetcher.fetchAll { page, pageProgress in
+            collector.add(page.map { normalizer.normalize($0) })
+            progress.fetched(pageProgress)
+        }
+        warnings += result.warnings
+        var users = collector.finish(warnings: &warnings)
+        progress.say("fetched \(users.count) people in \(result.pages) page\(result.pages == 1 ? "" : "s")")
+        if settings.deltaSync && deltaLink == nil {
+            do {
+                let round = try await delta.round(from: delta.initialURL) { _, _ in }
+                deltaLink = round.deltaLink
+            } catch let error where !error.isTransient {
+                warnings.append(
+                    "delta sync is unavailable (\(error.errorDescription ?? "")); every run will be a full sync")
+            }
+        }
+        users = ManagerNames.fill(users)
+        return Outcome(users: users, kind: .full, pages: result.pages, deltaLink: deltaLink, warnings: warnings)
+    }
+
+    // MARK: Delta
+
+    private var deltaFetcher: DeltaFetcher {
+        var select = GraphUserProperties.modelProperties
+        for name in settings.select + settings.rules.requiredProperties where !select.contains(name) {
+            select.append(name)
+        }
+        if let filter = settings.filter, let expression = try? ODataFilter.parse(filter) {
+            for name in expression.referencedProperties.sorted() where !select.contains(name) { select.append(name) }
+        }
+        if settings.expandManager { select.append("manager") }
+        return DeltaFetcher(client: client, graphBase: settings.graphBase, select: select)
+    }
+
+    private func deltaSync(previous: Snapshot, link: String) async throws(GraphError) -> Outcome {
+        let delta = deltaFetcher
+        let start = try delta.trusted(link, from: settings.graphBase)
+        let changes = DeltaChanges()
+        let normalizer = UserNormalizer()
+        let progress = progress
+        let round = try await delta.round(from: start) { items, pageProgress in
+            changes.add(items, normalizer: normalizer)
+            progress.fetched(pageProgress)
+        }
+        let (upserts, removals) = changes.finish()
+        var byId: [String: User] = [:]
+        byId.reserveCapacity(previous.people.count + upserts.count)
+        for user in previous.people { byId[user.id] = user }
+        for id in removals { byId[id] = nil }
+        let completed = try await place(upserts.values.sorted { $0.user.id < $1.user.id }, into: &byId, delta: delta)
+        // Only people in this round are judged again: everyone else passed the filter last time, and a change
+        // to any property the filter reads (all of them are selected) would have put them in the round.
+        if let filter = parsedFilter {
+            for change in upserts.values where byId[change.user.id].map({ !filter.evaluate(on: $0) }) ?? false {
+                byId[change.user.id] = nil
+            }
+        }
+        var users = Array(byId.values)
+        // Properties asked for only to run the filter locally are not part of what a full listing records.
+        let filterOnly = filterOnlyProperties
+        if !filterOnly.isEmpty {
+            users = users.map { user in
+                var copy = user
+                for name in filterOnly { copy.extra[name] = nil }
+                return copy
+            }
+        }
+        users = try await namingManagers(users, previous: previous, delta: delta)
+        progress.say(
+            "delta: \(upserts.count) changed or new, \(removals.count) removed, in \(round.pages) "
+                + "page\(round.pages == 1 ? "" : "s")" + (completed > 0 ? ", \(completed) read whole" : ""))
+        return Outcome(users: users, kind: .delta, pages: round.pages, deltaLink: round.deltaLink, warnings: [])
+    }
+
+    /// The configured filter, parsed (settings validation already accepted it).
+    private var parsedFilter: FilterExpression? {
+        settings.filter.flatMap { try? ODataFilter.parse($0) }
+    }
+
+    /// Properties the filter reads that neither the model nor `select` keeps: a full listing never records
+    /// them, so a delta run needs them in each record to judge the person, and drops them afterwards.
+    private var filterOnlyProperties: Set<String> {
+        guard let filter = parsedFilter else { return [] }
+        let kept = Set(GraphUserProperties.modelProperties + settings.select + settings.rules.requiredProperties)
+        return filter.referencedProperties.filter { !kept.contains($0) }
+    }
+
+    /// Applies changed users to the previous people. The previous snapshot holds only people who passed the
+    /// filter and rules: a known person's record is merged onto what the snapshot knew; someone the snapshot
+    /// never had must arrive whole, so a record too thin to place them (no name, or no word on a property the
+    /// filter needs) is completed with a read of that one user. Returns how many reads that took.
+    private func place(
+        _ upserts: [DeltaChanges.Upsert], into byId: inout [String: User], delta: DeltaFetcher
+    ) async throws(GraphError) -> Int {
+        let filter = parsedFilter
+        let needed = filterOnlyProperties
+        let normalizer = UserNormalizer()
+        var reads = 0
+        for change in upserts {
+            let id = change.user.id
+            let complete = needed.isSubset(of: change.sent)
+            if complete, let old = byId[id] {
+                byId[id] = change.user.merged(sent: change.sent, managerSent: change.managerSent, onto: old)
+            } else if complete, change.sent.contains("userPrincipalName"), change.sent.contains("displayName") {
+                var user = change.user
+                // Joining the published people without a word on the manager (their own manager did not
+                // change): ask for it, unless the filter leaves them out anyway.
+                if settings.expandManager, !change.managerSent, filter?.evaluate(on: user) ?? true {
+                    reads += 1
+                    user.manager = try await delta.manager(of: id)
+                }
+                byId[id] = user
+            } else {
+                reads += 1
+                let whole = try await delta.user(id: id, expandManager: settings.expandManager)
+                byId[id] = whole.flatMap { normalizer.normalize($0) }
+            }
+        }
+        return reads
+    }
+
+    /// Fills in manager names. A full listing names each manager through $expand; manager@delta carries only
+    /// an id. Managers outside the published people whose name no earlier snapshot had are read one by one
+    /// (a handful a night).
+    private func namingManagers(
+        _ users: [User], previous: Snapshot, delta: DeltaFetcher
+    ) async throws(GraphError) -> [User] {
+        var known: [String: String] = [:]
+        for user in previous.people {
+            if let manager = user.manager, let name = manager.displayName { known[manager.id] = name }
+        }
+        let published = Set(users.map(\.id))
+        let unnamed = Set(
+            users.compactMap(\.manager).filter { manager in
+                manager.displayName == nil && !published.contains(manager.id) && known[manager.id] == nil
+            }.map(\.id))
+        let normalizer = UserNormalizer()
+        for id in unnamed.sorted() {
+            if let name = try await delta.user(id: id, expandManager: false)?.displayName {
+                known[id] = normalizer.clean(name)
+            }
+        }
+        return ManagerNames.fill(users, known: known)
+    }
+}
+
+/// Gathers normalized users from pages, dropping id-less objects and repeats.
+final class UserCollector: Sendable {
+    private struct State {
+        var users: [User] = []
+        var seen: Set<String> = []
+        var dropped = 0
+        var duplicates = 0
+    }
+    private let state = Mutex(State())
+
+    func add(_ page: [User?]) {
+        state.withLock { state in
+            for user in page {
+                guard let user else {
+                    state.dropped += 1
+                    continue
+                }
+                if state.seen.insert(user.id).inserted {
+                    state.users.append(user)
+                } else {
+                    state.duplicates += 1
+                }
+            }
+        }
+    }
+
+    /// The users, with a warning for anything dropped.
+    func finish(warnings: inout [String]) -> [User] {
+        let (users, dropped, duplicates) = state.withLock { ($0.users, $0.dropped, $0.duplicates) }
+        if dropped > 0 { warnings.append("\(dropped) user objects had no id and were skipped") }
+        if duplicates > 0 { warnings.append("\(duplicates) users arrived twice and were kept once") }
+        return users
+    }
+}
+
+/// Changes gathered from delta pages: the last word on each id wins, as Graph may replay items.
+final class DeltaChanges: Sendable {
+    /// One changed user as its record described them.
+    struct Upsert: Sendable {
+        /// Normalized from the record alone.
+        var user: User
+        /// The keys the record carried: only those replace what the previous snapshot knew.
+        var sent: Set<String>
+        /// The record said who the manager is now (`manager@delta` or an expanded `manager`).
+        var managerSent: Bool
+    }
+
+    private struct State {
+        var upserts: [String: Upsert] = [:]
+        var removals: Set<String> = []
+    }
+    private let state = Mutex(State())
+
+    func add(_ items: [GraphUser], normalizer: UserNormalizer) {
+        state.withLock { state in
+            for item in items {
+                guard let id = normalizer.clean(item.id) else { continue }
+                if item.removed {
+                    state.upserts[id] = nil
+                    state.removals.insert(id)
+                } else if let user = normalizer.normalize(item) {
+                    state.removals.remove(id)
+                    var sent = item.sentKeys
+                    var managerSent = item.managerDelta || item.sentKeys.contains("manager")
+                    // A replayed item adds to what an earlier one said about the same user.
+                    if let earlier = state.upserts[id] {
+                        var merged = user.merged(sent: sent, managerSent: managerSent, onto: earlier.user)
+                        merged.id = id
+                        sent.formUnion(earlier.sent)
+                        managerSent = managerSent || earlier.managerSent
+                        state.upserts[id] = Upsert(user: merged, sent: sent, managerSent: managerSent)
+                    } else {
+                        state.upserts[id] = Upsert(user: user, sent: sent, managerSent: managerSent)
+                    }
+                }
+            }
+        }
+    }
+
+    func finish() -> (upserts: [String: Upsert], removals: Set<String>) {
+        state.withLock { ($0.upserts, $0.removals) }
+    }
+}
+
+/// Names each manager after the directory's own entry, so full and delta runs record the same text.
+enum ManagerNames {
+    /// `known`: names seen before (a delta run's previous snapshot), for managers outside `users` whose
+    /// delta record carried only an id.
+    static func fill(_ users: [User], known: [String: String] = [:]) -> [User] {
+        var names = known
+        names.reserveCapacity(users.count + known.count)
+        for user in users { names[user.id] = user.displayName }
+        return users.map { user in
+            guard let manager = user.manager else { return user }
+            var copy = user
+            copy.manager = ManagerReference(id: manager.id, displayName: names[manager.id] ?? manager.displayName)
+            return copy
+        }
+    }
+}

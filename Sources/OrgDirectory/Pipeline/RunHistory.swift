@@ -1,0 +1,66 @@
+import Foundation
+
+/// The change history one run shows on its site and records in the state folder after its snapshot.
+///
+/// Why a type of its own: the site built by run N must already show run N's changes, but the history file is
+/// updated only once the snapshot is saved (after publishing). So the site gets the saved history plus this
+/// run's report, trimmed the way retention will trim it, and `record` makes the state match afterwards.
+/// Reading uses `history.jsonl` (only the changed people), never every retained snapshot, except once when
+/// the file is missing or out of step.
+struct RunHistory: Sendable {
+    let store: ChangeHistoryStore
+    let snapshots: SnapshotStore
+    /// The previous snapshot as a diff side; nil on a first run.
+    let previous: DiffReport.Side?
+
+    init(stateDirectory: URL, snapshots: SnapshotStore, previous: Snapshot?) throws(SnapshotError) {
+        self.store = ChangeHistoryStore(stateDirectory: stateDirectory)
+        self.snapshots = snapshots
+        if let previous, let entry = try snapshots.latestEntry() {
+            self.previous = DiffReport.Side(name: entry.name, metadata: previous.metadata)
+        } else {
+            self.previous = nil
+        }
+    }
+
+    /// The name `SnapshotStore.save` will give a snapshot taken at `takenAt` (`…Z-2.json` after another run in
+    /// the same second), so the site can link this run's changes before the snapshot exists.
+    func nextSnapshotName(takenAt: Date) throws(SnapshotError) -> String {
+        let existing = Set(try snapshots.list().map(\.name))
+        var sequence = 1
+        while existing.contains(SnapshotName.make(for: takenAt, sequence: sequence)) { sequence += 1 }
+        return SnapshotName.make(for: takenAt, sequence: sequence)
+    }
+
+    /// The history to render and the "data as of" stamp for a run that found `diff` and will save its
+    /// snapshot as `new`.
+    ///
+    /// The stamp is the time the published data last changed, not the run's clock: a run that finds no change
+    /// then renders byte-identical pages, so nothing is rewritten and modification times stay.
+    func forSite(diff: DirectoryDiff, new: DiffReport.Side) throws(SnapshotError) -> (
+        history: ChangeHistory, dataAsOf: Date
+    ) {
+        var history = try store.current(snapshots: snapshots)
+        let retained = try snapshots.list()
+        if let previous {
+            history = history.recording(DiffReport(old: previous, new: new, diff: diff))
+        }
+        var names = retained.map(\.name) + [new.name]
+        if let keep = snapshots.keep, names.count > keep { names.removeFirst(names.count - keep) }
+        let kept = Set(names)
+        history.entries.removeAll { !kept.contains($0.old.name) }
+        history.recordedSince = retained.first { kept.contains($0.name) }?.takenAt ?? new.takenAt
+        guard previous != nil, diff.isEmpty else { return (history, new.takenAt) }
+        let unchangedSince =
+            history.entries.last?.new.takenAt ?? retained.first { kept.contains($0.name) }?.takenAt ?? new.takenAt
+        return (history, unchangedSince)
+    }
+
+    /// Brings `history.jsonl` in step after the run's snapshot was saved as `savedName`.
+    func record(diff: DirectoryDiff, savedName: String, metadata: SnapshotMetadata) throws(SnapshotError) {
+        let report = previous.map {
+            DiffReport(old: $0, new: DiffReport.Side(name: savedName, metadata: metadata), diff: diff)
+        }
+        try store.record(report, newSnapshot: savedName, snapshots: snapshots)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A folder beside the output where a whole new site is built before it is swapped in.
+///
+/// A file whose bytes equal the published one is hard-linked instead of written, so an unchanged page keeps
+/// its modification time (web servers, rsync and caches see no change), and a rebuild with no directory change
+/// rewrites nothing. Safe to use from many tasks at once.
+public final class StagingDirectory: Sendable {
+    /// Where the new site is being built.
+    public let root: URL
+    /// The site currently published, for comparisons; nil on a first run.
+    let previous: URL?
+    private let state = Mutex(StagingState())
+
+    /// `root` and `previous` as file-system paths, computed once for the many writes.
+    private let rootPath: String
+    private let previousPath: String?
+
+    init(root: URL, previous: URL?) {
+        self.root = root
+        self.previous = previous
+        self.rootPath = root.standardizedFileURL.path
+        self.previousPath = previous?.standardizedFileURL.path
+    }
+
+    /// How many files were written new and how many were carried over unchanged.
+    public var counts: (written: Int, unchanged: Int) {
+        state.withLock { ($0.written, $0.unchanged) }
+    }
+
+    /// Writes one file of the new site at a relative path such as `people/ada.html`.
+    public func write(_ bytes: [UInt8], to relativePath: String) throws(PublishError) {
+        let components = try Self.validatedComponents(relativePath)
+        // Plain string paths: building URLs component by component cost more than the write itself.
+        let target = rootPath + "/" + relativePath
+        try ensureParent(of: components)
+        if let previousPath {
+            let old = previousPath + "/" + relativePath
+            if Self.contentEquals(path: old, bytes: bytes), link(old, target) == 0 {
+                state.withLock { $0.unchanged += 1 }
+                return
+            }
+        }
+        try Self.writeFile(bytes, to: target)
+        state.withLock { $0.written += 1 }
+    }
+
+    /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one.
+    func carryOverDotfiles(except skipped: Set<String>) {
+        guard let previous,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: previous.path)
+        else { return }
+        for name in names where name.hasPrefix(".") && !skipped.contains(name) {
+            let source = previous.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            _ = link(source, root.appendingPathComponent(name).path)
+        }
+    }
+
+    private func ensureParent(of components: [String]) throws(PublishError) {
+        guard components.count > 1 else { return }
+        let folder = components.dropLast().joined(separator: "/")
+        let known = state.withLock { $0.folders.contains(folder) }
+        if known { return }
+        let url = URL(fileURLWithPath: rootPath + "/" + folder, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreate(path: url.path, reason: error.localizedDescription)
+        }
+        state.withLock { _ = $0.folders.insert(folder) }
+    }
+
+    /// Splits a relative path and refuses anything that could escape the root.
+    static func validatedComponents(_ relativePath: String) throws(PublishError) -> [String] {
+        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"),
+            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") })
+        else {
+            throw .unsafePath(relativePath: relativePath)
+        }
+        return components
+    }
+
+    /// True when the file at `path` holds exactly `bytes` (size checked first, so most changes cost one stat).
+    static func contentEquals(path: String, bytes: [UInt8]) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else {
+            return false
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var existing = [UInt8](repeating: 0, count: bytes.count)
+        var offset = 0
+        while offset < bytes.count {
+            let count = existing.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return existing == bytes
+    }
+
+    /// One open, one write loop, one close: the cheapest way to make a small file.
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(PublishError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            offset += count
+        }
+    }
+}
+
+/// Mutable bookkeeping behind the staging folder's lock.
+private struct StagingState {
+    var written = 0
+    var unchanged = 0
+    var folders: Set<String> = []
+}

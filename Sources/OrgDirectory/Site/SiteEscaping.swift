@@ -1,0 +1,159 @@
+/// Escaping of directory values for each place they land: HTML, Markdown, URLs and JavaScript data.
+///
+/// All functions work on UTF-8 bytes with a fast path that returns the input untouched when nothing needs
+/// escaping, because they run several times per person on 100,000 people.
+enum SiteEscaping {
+    /// Text safe to show: control characters become spaces and bidirectional overrides/isolates are dropped,
+    /// so a U+202E in a name cannot reorder the text around it.
+    static func displayText(_ value: String) -> String {
+        guard value.unicodeScalars.contains(where: needsDisplayCleanup) else { return value }
+        var result = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if isBidiControl(scalar) { continue }
+            result.append(isControl(scalar) ? " " : scalar)
+        }
+        return String(result)
+    }
+
+    /// HTML text and attribute values (quoted with `"` or `'`).
+    static func html(_ value: String) -> String {
+        let text = displayText(value)
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x26: bytes.append(contentsOf: Array("&amp;".utf8))
+            case 0x3C: bytes.append(contentsOf: Array("&lt;".utf8))
+            case 0x3E: bytes.append(contentsOf: Array("&gt;".utf8))
+            case 0x22: bytes.append(contentsOf: Array("&quot;".utf8))
+            case 0x27: bytes.append(contentsOf: Array("&#39;".utf8))
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Markdown inline text. Escaped with a backslash: everything that can open inline syntax (emphasis, code,
+    /// links, images, HTML, entities, tables, strikethrough), `:` and `@` (so no autolink forms), `.` when the
+    /// value contains `www.`, and a leading `-`, `+`, `=` or `1.`-style marker (so a value at the start of a line
+    /// cannot become a list, heading underline or heading). Line breaks become spaces, so a value cannot start a
+    /// new block. Other punctuation stays readable in the `.md` files.
+    static func markdown(_ value: String) -> String {
+        let text = displayText(value)
+        let escapeDots = text.utf8.count >= 4 && text.lowercased().contains("www.")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        let utf8 = Array(text.utf8)
+        var leadingDigits = true
+        for (position, byte) in utf8.enumerated() {
+            var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
+            if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
+            if leadingDigits {
+                if byte >= 0x30 && byte <= 0x39 {
+                    // still in a leading number
+                } else {
+                    if position > 0, byte == 0x2E || byte == 0x29 { escape = true }
+                    leadingDigits = false
+                }
+            }
+            if escape { bytes.append(0x5C) }
+            bytes.append(byte)
+        }
+        return bytes.count == utf8.count ? text : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Characters escaped wherever they appear in a Markdown value.
+    private static func markdownAlwaysEscaped(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x5C, 0x60, 0x2A, 0x5F, 0x7B, 0x7D, 0x5B, 0x5D, 0x28, 0x29, 0x3C, 0x3E, 0x23, 0x21, 0x7C, 0x7E, 0x26,
+            0x3A, 0x40:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A URL component: everything but RFC 3986 unreserved characters and `extra` is percent-encoded.
+    static func percentEncoded(_ value: String, keeping extra: String = "") -> String {
+        let keep = Set(extra.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in value.utf8 {
+            let unreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+            if unreserved || keep.contains(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(0x25)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A `mailto:` URL for an address, safe inside Markdown link destinations and HTML attributes.
+    static func mailtoURL(_ address: String) -> String {
+        "mailto:" + percentEncoded(address, keeping: "@+!$*=")
+    }
+
+    /// A JSON string literal (with quotes) that is also safe inside an HTML `<script>` element or a JSONP
+    /// file: `<`, `>`, `&`, U+2028 and U+2029 are written as `\u` escapes.
+    static func jsonString(_ value: String) -> String {
+        var bytes: [UInt8] = [0x22]
+        appendJSONString(value, to: &bytes)
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the body of a JSON string literal (no quotes) to `bytes`.
+    static func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        var utf8 = value.utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let byte = utf8.next() {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x00..<0x20, 0x3C, 0x3E, 0x26, 0x7F:
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            case 0xE2:
+                // U+2028 and U+2029 (E2 80 A8 / E2 80 A9) end a line in older JavaScript parsers.
+                pending = [byte]
+                if let second = utf8.next() { pending.append(second) }
+                if pending.count == 2, pending[1] == 0x80, let third = utf8.next() {
+                    if third == 0xA8 || third == 0xA9 {
+                        bytes.append(contentsOf: Array("\\u202".utf8))
+                        bytes.append(third == 0xA8 ? 0x38 : 0x39)
+                        continue
+                    }
+                    pending.append(third)
+                }
+                bytes.append(contentsOf: pending)
+            default:
+                bytes.append(byte)
+            }
+        }
+    }
+
+    private static func needsDisplayCleanup(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || isBidiControl(scalar)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
+    }
+
+    /// Embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder the text that follows.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+}

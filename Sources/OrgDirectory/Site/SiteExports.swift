@@ -1,0 +1,102 @@
+import Foundation
+
+/// The whole-directory downloads: CSV for spreadsheets, JSON for scripts, vCard for address books.
+enum SiteExports {
+    /// Columns of the CSV and keys of the JSON, in order, with the Graph property each comes from.
+    static let columns: [(key: String, header: String)] = [
+        ("displayName", "Name"), ("givenName", "Given name"), ("surname", "Surname"), ("jobTitle", "Job title"),
+        ("department", "Department"), ("officeLocation", "Office"), ("companyName", "Company"), ("mail", "Mail"),
+        ("businessPhones", "Business phones"), ("mobilePhone", "Mobile phone"),
+        ("userPrincipalName", "User principal name"), ("manager", "Manager"),
+    ]
+
+    /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
+    /// spreadsheet programs pick the right encoding; hidden fields have no column.
+    static func csv(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
+        let extraKeys = extraColumns(directory)
+        let visible = columns.filter { !hidden.contains($0.key) }
+        var out: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let headers = visible.map(\.header) + extraKeys
+        out += Array((headers.map(csvField).joined(separator: ",") + "\r\n").utf8)
+        for person in directory.people {
+            let values =
+                visible.map { value(of: $0.key, person, directory) ?? "" }
+                + extraKeys.map { person.user.extra[$0] ?? "" }
+            out += Array((values.map(csvField).joined(separator: ",") + "\r\n").utf8)
+        }
+        return out
+    }
+
+    /// One CSV field: quoted; a value a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+    /// tab or carriage return) is prefixed with `'` so it stays text. Bidi overrides are dropped so a cell
+    /// cannot show its text reordered; line breaks stay (quoted fields may hold them).
+    static func csvField(_ value: String) -> String {
+        var text = value
+        if text.unicodeScalars.contains(where: SiteEscaping.isBidiControl) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !SiteEscaping.isBidiControl($0) }))
+        }
+        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
+            text = "'" + text
+        }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
+    static func json(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
+        var out: [UInt8] = Array("[\n".utf8)
+        for (position, person) in directory.people.enumerated() {
+            var fields: [(String, String)] = [("id", SiteEscaping.jsonString(person.user.id))]
+            for column in columns where !hidden.contains(column.key) {
+                if column.key == "businessPhones" {
+                    let list = person.user.businessPhones.map(SiteEscaping.jsonString).joined(separator: ",")
+                    fields.append((column.key, "[" + list + "]"))
+                } else if let value = value(of: column.key, person, directory) {
+                    fields.append((column.key, SiteEscaping.jsonString(value)))
+                }
+            }
+            fields.append(("page", SiteEscaping.jsonString("people/\(person.slug).html")))
+            for (key, value) in person.user.extra { fields.append((key, SiteEscaping.jsonString(value))) }
+            fields.sort { $0.0 < $1.0 }
+            let body = fields.map { SiteEscaping.jsonString($0.0) + ":" + $0.1 }.joined(separator: ",")
+            out += Array(("{" + body + "}" + (position == directory.people.count - 1 ? "\n" : ",\n")).utf8)
+        }
+        out += Array("]\n".utf8)
+        return out
+    }
+
+    /// `people.vcf`: every person's card, in display order.
+    static func vcf(_ directory: SiteDirectory) -> [UInt8] {
+        var out: [UInt8] = []
+        for person in directory.people { out += Array(VCard.card(for: person).utf8) }
+        return out
+    }
+
+    /// Extra (`select`) property names present on anyone, sorted.
+    private static func extraColumns(_ directory: SiteDirectory) -> [String] {
+        var keys = Set<String>()
+        for person in directory.people { keys.formUnion(person.user.extra.keys) }
+        return keys.sorted()
+    }
+
+    private static func value(of key: String, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
+        let user = person.user
+        switch key {
+        case "displayName": return user.displayName
+        case "givenName": return user.givenName
+        case "surname": return user.surname
+        case "jobTitle": return user.jobTitle
+        case "department": return user.department
+        case "officeLocation": return user.officeLocation
+        case "companyName": return user.companyName
+        case "mail": return user.mail
+        case "businessPhones": return user.businessPhones.isEmpty ? nil : user.businessPhones.joined(separator: "; ")
+        case "mobilePhone": return user.mobilePhone
+        case "userPrincipalName": return user.userPrincipalName.isEmpty ? nil : user.userPrincipalName
+        case "manager":
+            guard let manager = user.manager else { return nil }
+            return manager.displayName
+                ?? directory.positionByID[manager.id].map { directory.people[$0].user.displayName }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The change history as the site shows it: each night's joiners, leavers and changes with `hideFields`
+/// applied, plus every person's events, prepared once per render so pages only look things up.
+///
+/// Why a site-side copy of `ChangeHistory`: a hidden field must vanish from the change page, the feed and
+/// the person pages too, and the person pages need events by id without scanning every night per person.
+struct SiteHistory: Sendable {
+    /// One night with changes: the newer snapshot of a `DiffReport`, with what it found.
+    struct Night: Sendable {
+        /// File name (without `.html`) under `changes/`, from the snapshot's name.
+        let file: String
+        let date: Date
+        let stamp: SiteStamp
+        /// The snapshot this night's changes were found in, for the feed's entry id.
+        let snapshot: String
+        let joiners: [User]
+        let leavers: [User]
+        /// Changed people who moved (department, manager or office), then the other changed people.
+        let moved: [PersonChange]
+        let changed: [PersonChange]
+
+        /// "3 joined, 1 left, 2 changed (1 moved)", counted after hiding.
+        var summary: String {
+            DiffReport.Summary(DirectoryDiff(joiners: joiners, leavers: leavers, changed: moved + changed))
+                .description
+        }
+    }
+
+    /// Newest first.
+    let nights: [Night]
+    /// Everyone's events, newest first per person, with hidden fields removed (events left empty are dropped).
+    let eventsByPerson: [String: [ChangeHistory.PersonEvent]]
+    /// Each night by its snapshot's name, so a person's event finds its page and date.
+    let nightBySnapshot: [String: Night]
+    /// Where the tenant's feed ids come from: the same tenant and Graph host give the same ids.
+    let feedSeed: String
+    /// When the retained history starts: the oldest retained snapshot, else the one before the first change.
+    let startsAt: Date?
+
+    init(_ history: ChangeHistory, hiding hidden: Set<String>) {
+        var nights: [Night] = []
+        for report in history.newestFirst {
+            var moved: [PersonChange] = []
+            var changed: [PersonChange] = []
+            for change in report.diff.changed {
+                var visible = change
+                visible.fieldChanges.removeAll { hidden.contains($0.field) }
+                if visible.fieldChanges.isEmpty { continue }
+                if visible.moves.isEmpty { changed.append(visible) } else { moved.append(visible) }
+            }
+            let night = Night(
+                file: Self.file(forSnapshot: report.new.name), date: report.new.takenAt,
+                stamp: SiteStamp(report.new.takenAt), snapshot: report.new.name,
+                joiners: report.diff.joiners.map { $0.hiding(hidden) },
+                leavers: report.diff.leavers.map { $0.hiding(hidden) }, moved: moved, changed: changed)
+            if !(night.joiners.isEmpty && night.leavers.isEmpty && moved.isEmpty && changed.isEmpty) {
+                nights.append(night)
+            }
+        }
+        var events = history.eventsByPerson()
+        if !hidden.isEmpty {
+            for (id, list) in events {
+                events[id] = list.compactMap { event in
+                    var event = event
+                    event.fieldChanges.removeAll { hidden.contains($0.field) }
+                    return event.kind == .changed && event.fieldChanges.isEmpty ? nil : event
+                }
+            }
+        }
+        self.nights = nights
+        self.nightBySnapshot = Dictionary(nights.map { ($0.snapshot, $0) }, uniquingKeysWith: { first, _ in first })
+        self.eventsByPerson = events
+        let side = history.entries.last?.new
+        self.feedSeed = "\(side?.tenant ?? "")|\(side?.graphHost ?? "")"
+        self.startsAt = history.recordedSince ?? history.entries.first?.old.takenAt
+    }
+
+    /// Since when the person's record is unchanged as far as the retained history knows: their newest event,
+    /// else the start of the history; nil when the history holds no change at all.
+    func unchangedSince(_ id: String) -> Date? {
+        eventsByPerson[id]?.first?.date ?? startsAt
+    }
+
+    /// The night's page name: the snapshot name without `.json`, reduced to `A-Z a-z 0-9 -` so nothing read
+    /// back from the state folder can reach the file system as a path.
+    static func file(forSnapshot name: String) -> String {
+        let base = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        let safe = base.unicodeScalars.filter { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+        }
+        let text = String(String.UnicodeScalarView(safe))
+        return text.isEmpty ? "night-" + Slug.idHash(name, length: 12) : text
+    }
+
+    /// A stable `urn:uuid:` for the feed (`part` empty) or one of its entries: Atom ids must be absolute IRIs
+    /// that never change, and the site has no URL of its own to build them from.
+    func atomID(_ part: String) -> String {
+        let seed = feedSeed + "|" + part
+        let hex = Array(Slug.idHash(seed + "#1", length: 16) + Slug.idHash(seed + "#2", length: 16))
+        // RFC 9562 version 8 (vendor-specific) with the RFC variant bits.
+        var digits = hex
+        digits[12] = "8"
+        digits[16] = ["8", "9", "a", "b"][Int(String(digits[16]), radix: 16).map { $0 & 3 } ?? 0]
+        let text = String(digits)
+        func cut(_ from: Int, _ to: Int) -> Substring {
+            text[text.index(text.startIndex, offsetBy: from)..<text.index(text.startIndex, offsetBy: to)]
+        }
+        return "urn:uuid:\(cut(0, 8))-\(cut(8, 12))-\(cut(12, 16))-\(cut(16, 20))-\(cut(20, 32))"
+    }
+}

@@ -1,0 +1,57 @@
+/// One person as the site shows them: the user with hidden fields removed, plus everything derived once
+/// (slug, sort position, phone links, browse letter) and shared by pages, search data and exports.
+struct SitePerson: Sendable {
+    /// The user after `hideFields`.
+    let user: User
+    /// Position in the directory's sort order; search data refers to people by it.
+    let index: Int
+    /// `people/<slug>.html`.
+    let slug: String
+    /// Business phones first, then the mobile phone, each with its label.
+    let phones: [(label: String, link: TelephoneLink)]
+    /// Browse page key: `a`…`z`, or `other` for names that do not start with a Latin letter.
+    let letter: String
+    /// Key of the department page, when the person has a department.
+    let departmentFile: String?
+
+    init(user: User, index: Int, slug: String, letter: String, departmentFile: String?) {
+        self.user = user
+        self.index = index
+        self.slug = slug
+        self.letter = letter
+        self.departmentFile = departmentFile
+        var phones: [(label: String, link: TelephoneLink)] = []
+        for (position, number) in user.businessPhones.enumerated() {
+            let label = user.businessPhones.count > 1 ? "Work phone \(position + 1)" : "Work phone"
+            phones.append((label, TelephoneLink(number)))
+        }
+        if let mobile = user.mobilePhone { phones.append(("Mobile", TelephoneLink(mobile))) }
+        self.phones = phones
+    }
+
+    /// The number lists show: the first business phone, else the mobile.
+    var primaryPhone: TelephoneLink? { phones.first?.link }
+
+    /// Sort key: surname (or the display name when there is none), given name and display name folded, then the id.
+    static func sortKey(for user: User, folds: inout FoldCache) -> [UInt8] {
+        var key: [UInt8] = []
+        for part in [user.surname ?? user.displayName, user.givenName ?? "", user.displayName] {
+            key.append(contentsOf: folds.base(part).utf8)
+            key.append(0)
+        }
+        // The id is not folded: it only breaks ties, and folding would merge ids that differ in case.
+        key.append(contentsOf: user.id.utf8)
+        return key
+    }
+
+    /// The browse letter for a sort key: its first letter when it is `a`…`z`.
+    /// Leading punctuation ("'t Hooft") is skipped.
+    static func letter(forSortKey key: [UInt8]) -> String {
+        for byte in key {
+            if byte >= 0x61, byte <= 0x7A { return String(UnicodeScalar(byte)) }
+            let skippable = byte != 0 && byte < 0x80 && !(byte >= 0x30 && byte <= 0x39)
+            if !skippable { break }
+        }
+        return "other"
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// The change history on the site: `changes.html` (every retained night, newest first), one page per night
+/// under `changes/`, the Atom feed `changes.atom`, and the history section of each person's page.
+extension SiteRenderJob {
+    /// People listed per group of one night on `changes.html`; the night's own page lists everyone.
+    static let changesOverviewLimit = 50
+    /// Nights in the feed: enough for anyone who polls weekly, small enough to fetch often.
+    static let feedEntryLimit = 50
+    /// Lines of one feed entry's text before "… and N more".
+    static let feedLineLimit = 100
+
+    /// `changes.html`, `changes/<night>.html` and `changes.atom`.
+    func renderChanges(to output: some SiteOutput) throws(SiteError) -> [String] {
+        var paths: [String] = []
+        let overview: [String: Any] = [
+            "root": "", "hasNights": !history.nights.isEmpty,
+            "nights": history.nights.map { nightContext($0, root: "", limit: Self.changesOverviewLimit) },
+        ]
+        let body = try templates.render("changes", overview)
+        try write(
+            try page(kind: "changes", title: "What changed", root: "", content: body), "changes.html", output, &paths)
+        for night in history.nights {
+            var context = nightContext(night, root: "../", limit: nil)
+            context["root"] = "../"
+            let nightBody = try templates.render("change", context)
+            let html = try page(
+                kind: "change", title: "Changes on \(night.stamp.display)", root: "../", content: nightBody)
+            try write(html, "changes/\(night.file).html", output, &paths)
+        }
+        try write(try templates.render("changes.atom", feedContext()), "changes.atom", output, &paths)
+        return paths
+    }
+
+    /// The history section of a person's page: one line per joined/left event and per changed field.
+    func historyContext(_ person: SitePerson) -> [String: Any] {
+        var lines: [[String: Any]] = []
+        for event in history.eventsByPerson[person.user.id] ?? [] {
+            guard let night = history.nightBySnapshot[event.snapshot] else { continue }
+            let when: [String: Any] = ["day": night.stamp.day, "nightHref": "../changes/\(night.file).html"]
+            switch event.kind {
+            case .joined, .left:
+                var line = when
+                line.merge(Self.fieldLine(label: event.kind == .joined ? "Joined" : "Left")) { $1 }
+                lines.append(line)
+            case .changed:
+                for change in event.fieldChanges {
+                    var line = when
+                    line.merge(Self.fieldLine(change)) { $1 }
+                    lines.append(line)
+                }
+            }
+        }
+        return ["hasHistory": !lines.isEmpty, "history": lines]
+    }
+
+    /// One night as `change-night` shows it; `limit` cuts each list (the overview), nil lists everyone.
+    private func nightContext(_ night: SiteHistory.Night, root: String, limit: Int?) -> [String: Any] {
+        var hidden = 0
+        func cut<Item>(_ items: [Item]) -> ArraySlice<Item> {
+            guard let limit, items.count > limit else { return items[...] }
+            hidden += items.count - limit
+            return items.prefix(limit)
+        }
+        let joiners = cut(night.joiners).map { personReference($0, root: root) }
+        let leavers = cut(night.leavers).map { personReference($0, root: root) }
+        let moved = cut(night.moved).map { changeReference($0, root: root) }
+        let changed = cut(night.changed).map { changeReference($0, root: root) }
+        return [
+            "day": night.stamp.day, "dateDisplay": night.stamp.display, "dateISO": night.stamp.iso,
+            "file": "changes/\(night.file).html", "summary": night.summary,
+            "joiners": joiners, "hasJoiners": !joiners.isEmpty, "leavers": leavers, "hasLeavers": !leavers.isEmpty,
+            "moved": moved, "hasMoved": !moved.isEmpty, "changed": changed, "hasChanged": !changed.isEmpty,
+            "more": hidden > 0 ? hidden as Any : TemplateValue.absent,
+        ]
+    }
+
+    /// A joiner or leaver: name (linked when the person has a page today), job title and department.
+    private func personReference(_ user: User, root: String) -> [String: Any] {
+        [
+            "name": TemplateValue.text(user.displayName), "href": personHref(user.id, root: root),
+            "jobTitle": TemplateValue.optional(user.jobTitle), "department": TemplateValue.optional(user.department),
+        ]
+    }
+
+    /// A changed person with each changed field, moves marked.
+    private func changeReference(_ change: PersonChange, root: String) -> [String: Any] {
+        [
+            "name": TemplateValue.text(change.displayName), "href": personHref(change.id, root: root),
+            "fields": change.fieldChanges.map { Self.fieldLine($0) },
+        ]
+    }
+
+    private func personHref(_ id: String, root: String) -> Any {
+        guard let position = directory.positionByID[id] else { return TemplateValue.absent }
+        return "\(root)people/\(directory.people[position].slug).html"
+    }
+
+    /// `label`, `from`, `to`, `move` and `hasChange` for one field change ("Department: Sales → Operations").
+    static func fieldLine(_ change: FieldChange) -> [String: Any] {
+        [
+            "label": TemplateValue.text(change.label), "hasChange": true, "move": change.isMove,
+            "from": TemplateValue.text(change.old ?? "none"), "to": TemplateValue.text(change.new ?? "none"),
+        ]
+    }
+
+    /// A line without a field change ("Joined").
+    static func fieldLine(label: String) -> [String: Any] {
+        ["label": label, "hasChange": false, "move": false, "from": TemplateValue.absent, "to": TemplateValue.absent]
+    }
+
+    /// The Atom feed: one entry per night, its text listing who joined, left, moved and changed.
+    private func feedContext() -> [String: Any] {
+        let entries = history.nights.prefix(Self.feedEntryLimit).map { night -> [String: Any] in
+            [
+                "id": history.atomID(night.snapshot), "updated": night.stamp.iso, "href": "changes/\(night.file).html",
+                "entryTitle": "Changes on \(night.stamp.display): \(night.summary)", "text": feedText(night),
+            ]
+        }
+        return [
+            "title": TemplateValue.text(options.title), "feedID": history.atomID(""),
+            "updated": history.nights.first?.stamp.iso ?? stamp.iso, "entries": entries,
+        ]
+    }
+
+    /// Plain text of one feed entry, at most `feedLineLimit` lines.
+    private func feedText(_ night: SiteHistory.Night) -> String {
+        var lines: [String] = []
+        let clean = SiteEscaping.displayText
+        for user in night.joiners { lines.append("Joined: \(clean(user.displayName))") }
+        for user in night.leavers { lines.append("Left: \(clean(user.displayName))") }
+        for change in night.moved + night.changed {
+            let fields = change.fieldChanges.map { field in
+                "\(clean(field.label)) \(clean(field.old ?? "none")) → \(clean(field.new ?? "none"))"
+            }
+            lines.append(
+                "\(change.moves.isEmpty ? "Changed" : "Moved"): \(clean(change.displayName)): "
+                    + fields.joined(separator: "; "))
+        }
+        if lines.count > Self.feedLineLimit {
+            let more = lines.count - Self.feedLineLimit
+            lines = Array(lines.prefix(Self.feedLineLimit)) + ["… and \(more) more"]
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,109 @@
+/// File-name-safe, stable identifiers for person pages: `people/<slug>.html`.
+///
+/// A slug is the display name folded to ASCII (`a-z`, `0-9`, `-`, at most 48 characters) plus a short hash
+/// of the immutable Graph id, e.g. `jurgen-muller-3f9a1c`. Renames change the readable part only; nothing in
+/// a UPN or name (`../`, `/`, NUL, bidi overrides, emoji) can reach the file system.
+public enum Slug {
+    /// Characters of the readable part; long names are cut at a word boundary.
+    static let maximumNameLength = 48
+    /// Hex digits of the id hash in an ordinary slug.
+    static let hashLength = 6
+
+    /// The slug of one user, without regard to others (see `assign` for the collision-free set).
+    public static func make(for user: User) -> String {
+        make(displayName: user.displayName, id: user.id, hashLength: hashLength)
+    }
+
+    /// Unique slugs for `users`, in the same order: users whose ordinary slugs collide get longer hashes, so
+    /// the result depends only on the set of users, never on their order.
+    public static func assign(_ users: [User]) -> [String] {
+        var slugs = users.map { make(for: $0) }
+        var byslug: [String: [Int]] = [:]
+        for (index, slug) in slugs.enumerated() { byslug[slug, default: []].append(index) }
+        for (_, indices) in byslug where indices.count > 1 {
+            for index in indices {
+                slugs[index] = make(displayName: users[index].displayName, id: users[index].id, hashLength: 16)
+            }
+        }
+        // Identical ids (a broken input) still need distinct files: number them in id order.
+        var seen: [String: Int] = [:]
+        for index in slugs.indices {
+            let count = seen[slugs[index], default: 0]
+            seen[slugs[index]] = count + 1
+            if count > 0 { slugs[index] += "-\(count + 1)" }
+        }
+        return slugs
+    }
+
+    /// The readable part: ASCII letters and digits of the folded, transliterated name joined by `-`.
+    public static func namePart(_ displayName: String) -> String {
+        let folded = SearchFolding.fold(displayName).base
+        var result: [UInt8] = []
+        result.reserveCapacity(min(folded.utf8.count, maximumNameLength + 8))
+        var pendingDash = false
+        var previous: Unicode.Scalar = " "
+        for scalar in folded.unicodeScalars {
+            defer { previous = scalar }
+            let ascii: String
+            if scalar.isASCII {
+                ascii = String(scalar)
+            } else if scalar == "υ", previous == "ο" || previous == "α" || previous == "ε" {
+                ascii = "u"  // Greek ου, αυ, ευ
+            } else if let mapped = transliteration[scalar] {
+                ascii = mapped
+            } else {
+                ascii = "-"
+            }
+            for byte in ascii.utf8 {
+                let isAlphanumeric = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                if isAlphanumeric {
+                    if pendingDash, !result.isEmpty { result.append(0x2D) }
+                    pendingDash = false
+                    result.append(byte)
+                } else {
+                    pendingDash = true
+                }
+            }
+            if result.count > maximumNameLength { break }
+        }
+        if result.count > maximumNameLength {
+            result = Array(result.prefix(maximumNameLength))
+            if let lastDash = result.lastIndex(of: 0x2D), lastDash > maximumNameLength / 2 {
+                result = Array(result[..<lastDash])
+            }
+            while result.last == 0x2D { result.removeLast() }
+        }
+        return result.isEmpty ? "person" : String(decoding: result, as: UTF8.self)
+    }
+
+    /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and platforms.
+    static func idHash(_ id: String, length: Int) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        // FNV's high bits barely change for ids that differ in their last characters: mix them (splitmix64).
+        hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+        hash ^= hash >> 31
+        let hex = String(hash, radix: 16)
+        let padded = String(repeating: "0", count: 16 - hex.count) + hex
+        return String(padded.prefix(length))
+    }
+
+    private static func make(displayName: String, id: String, hashLength: Int) -> String {
+        namePart(displayName) + "-" + idHash(id, length: hashLength)
+    }
+
+    /// Cyrillic and Greek letters (after folding) to ASCII, so such names still get readable slugs.
+    static let transliteration: [Unicode.Scalar: String] = [
+        "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z", "и": "i", "к": "k",
+        "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f",
+        "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu",
+        "я": "ya", "і": "i", "є": "ye", "ґ": "g", "ђ": "dj", "ј": "j", "љ": "lj", "њ": "nj", "ћ": "c", "џ": "dz",
+        "ѕ": "dz", "α": "a", "β": "v", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "i", "θ": "th", "ι": "i",
+        "κ": "k", "λ": "l", "μ": "m", "ν": "n", "ξ": "x", "ο": "o", "π": "p", "ρ": "r", "σ": "s", "τ": "t",
+        "υ": "y", "φ": "f", "χ": "ch", "ψ": "ps", "ω": "o",
+    ]
+}

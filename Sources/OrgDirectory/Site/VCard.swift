@@ -1,0 +1,98 @@
+/// vCard 4.0 (RFC 6350) for one person: UTF-8, CRLF, text escaped (`\\`, `\,`, `\;`, `\n`), lines folded at
+/// 75 octets without splitting a UTF-8 sequence.
+enum VCard {
+    /// The complete card, ending in CRLF.
+    static func card(for person: SitePerson) -> String {
+        let user = person.user
+        var lines: [String] = ["BEGIN:VCARD", "VERSION:4.0"]
+        if isUUID(user.id) {
+            lines.append("UID:urn:uuid:" + user.id.lowercased())
+        } else {
+            lines.append("UID;VALUE=text:" + text(user.id))
+        }
+        lines.append("FN:" + text(user.displayName))
+        lines.append(
+            "N:" + [user.surname, user.givenName, nil, nil, nil].map { text($0 ?? "") }.joined(separator: ";"))
+        if user.companyName != nil || user.department != nil {
+            let organization = [user.companyName ?? "", user.department].compactMap { $0 }.map(text)
+            lines.append("ORG:" + organization.joined(separator: ";"))
+        }
+        if let title = user.jobTitle { lines.append("TITLE:" + text(title)) }
+        if let mail = user.mail { lines.append("EMAIL;TYPE=work:" + text(mail)) }
+        for (position, phone) in person.phones.enumerated() {
+            let isMobile = user.mobilePhone != nil && position == person.phones.count - 1
+            let type = isMobile ? "cell,voice" : "work,voice"
+            // A local number's tel: URI would need a phone-context (RFC 3966) orgdir cannot know: keep it as text.
+            if let uri = phone.link.uri, uri.hasPrefix("tel:+") {
+                lines.append("TEL;VALUE=uri;TYPE=\"\(type)\":" + uri)
+            } else {
+                lines.append("TEL;VALUE=text;TYPE=\"\(type)\":" + text(phone.link.written))
+            }
+        }
+        if let office = user.officeLocation {
+            lines.append("ADR;TYPE=work:;" + text(office) + ";;;;;")
+        }
+        lines.append("END:VCARD")
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A TEXT value: backslash, comma, semicolon and line breaks escaped, other control characters and bidi
+    /// overrides dropped (an address book would otherwise show "evil\u{202E}gnp.exe" as "evilexe.png").
+    static func text(_ value: String) -> String {
+        var result = ""
+        result.reserveCapacity(value.utf8.count)
+        var previousWasCR = false
+        for scalar in value.unicodeScalars {
+            defer { previousWasCR = scalar == "\r" }
+            switch scalar {
+            case "\\": result += "\\\\"
+            case ",": result += "\\,"
+            case ";": result += "\\;"
+            case "\r": result += "\\n"
+            case "\n": if !previousWasCR { result += "\\n" }
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || SiteEscaping.isBidiControl(scalar) { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Folds a content line: at most 75 octets per physical line, continuation lines start with a space.
+    static func fold(_ line: String) -> String {
+        let bytes = Array(line.utf8)
+        guard bytes.count > 75 else { return line }
+        var result: [UInt8] = []
+        var lineLength = 0
+        var index = 0
+        while index < bytes.count {
+            var sequenceLength = 1
+            while index + sequenceLength < bytes.count, bytes[index + sequenceLength] & 0xC0 == 0x80 {
+                sequenceLength += 1
+            }
+            if lineLength + sequenceLength > 75 {
+                result += [0x0D, 0x0A, 0x20]
+                lineLength = 1
+            }
+            result += bytes[index..<(index + sequenceLength)]
+            lineLength += sequenceLength
+            index += sequenceLength
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isUUID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count == 36 else { return false }
+        for (position, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(position) {
+                if byte != 0x2D { return false }
+            } else if !((byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+                || (byte >= 0x41 && byte <= 0x46))
+            {
+                return false
+            }
+        }
+        return true
+    }
+}

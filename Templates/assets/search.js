@@ -1,0 +1,326 @@
+// orgdir phone-book search. Plain JavaScript, no dependencies, no inline script (the pages' CSP forbids it).
+// Search data lives in search/*.js files that call window.orgdirShard(kind, id, data); they are loaded with
+// <script> tags on demand, which works from file:// as well as from any static web server.
+// The folding rules below must match SearchFolding.swift (a test runs both on the same table).
+(function () {
+  "use strict";
+
+  // Letters that fold differently in the two variants (base, expanded), or that Unicode does not decompose.
+  var FOLD_TABLE = {
+    "ä": ["a", "ae"], "ö": ["o", "oe"], "ü": ["u", "ue"], "ø": ["o", "oe"], "å": ["a", "aa"],
+    "ß": ["ss", "ss"], "æ": ["ae", "ae"], "œ": ["oe", "oe"], "ł": ["l", "l"], "đ": ["d", "d"],
+    "ð": ["d", "d"], "þ": ["th", "th"], "ı": ["i", "i"], "ħ": ["h", "h"], "ŧ": ["t", "t"],
+    "ŀ": ["l", "l"], "ĳ": ["ij", "ij"], "ſ": ["s", "s"], "ς": ["σ", "σ"], "ـ": ["", ""]
+  };
+  // Combining marks dropped after NFD: accents, Hebrew points, Arabic harakat.
+  var DROPPED_MARKS = /[\u0300-\u036F\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7\u064B-\u065F\u0670\u1AB0-\u1AFF\u1DC0-\u1DFF\u20D0-\u20FF\uFE20-\uFE2F]/g;
+  var APOSTROPHES = /['\u2019\u02BC]/g;
+  var SEPARATORS = /[^\p{L}\p{M}\p{Nd}]+/u;
+  var RESULTS_PAGE = 50;
+  var MULTI_SHARD_LIMIT = 96 * 1024;
+  // A phone fragment whose every three-digit run is in most numbers (a shared prefix) would load a huge shard.
+  var DIGIT_SHARD_LIMIT = 160 * 1024;
+
+  /** Both variants of a string: [base, expanded]. */
+  function fold(text) {
+    var lower = text.normalize("NFC").toLowerCase();
+    var base = "", expanded = "";
+    for (var ch of lower) {
+      var mapped = FOLD_TABLE[ch];
+      if (mapped) { base += mapped[0]; expanded += mapped[1]; } else { base += ch; expanded += ch; }
+    }
+    return [dropMarks(base), dropMarks(expanded)];
+  }
+
+  function dropMarks(text) {
+    return text.normalize("NFD").replace(DROPPED_MARKS, "").normalize("NFC");
+  }
+
+  function words(text) {
+    return text.replace(APOSTROPHES, "").split(SEPARATORS).filter(function (w) { return w.length > 0; });
+  }
+
+  /** The query terms: text words (both variants) and phone digit runs such as "+1 425" → "1425". */
+  function parseQuery(query) {
+    var terms = [];
+    // A digit run starts a word (not "a0") and may hold spaces, dots, dashes, slashes and parentheses.
+    var rest = query.replace(/(?<![\p{L}\p{M}\p{Nd}])\+?\(?\d[\d\s().\/-]*/gu, function (run) {
+      var digits = run.replace(/\D/g, "");
+      if (digits.length >= 3) { terms.push({ digits: digits, variants: [digits] }); return " "; }
+      return run;
+    });
+    var folded = fold(rest);
+    var baseWords = words(folded[0]);
+    var expandedWords = words(folded[1]);
+    for (var i = 0; i < baseWords.length; i++) {
+      var variants = [baseWords[i]];
+      if (expandedWords.length === baseWords.length && expandedWords[i] !== baseWords[i]) variants.push(expandedWords[i]);
+      terms.push({ digits: null, variants: variants });
+    }
+    return terms;
+  }
+
+  // ---- Loading shards -------------------------------------------------------------------------------------
+  var scriptBase = "search/";
+  var cache = { m: {}, t: {}, d: {}, r: {} };
+  var waiting = {};
+
+  window.orgdirShard = function (kind, id, data) {
+    if (!cache[kind]) return;
+    cache[kind][id] = data;
+    var key = kind + ":" + id;
+    if (waiting[key]) { waiting[key].forEach(function (w) { w.resolve(data); }); delete waiting[key]; }
+  };
+
+  function load(kind, id) {
+    if (Object.prototype.hasOwnProperty.call(cache[kind], id)) return Promise.resolve(cache[kind][id]);
+    var key = kind + ":" + id;
+    return new Promise(function (resolve, reject) {
+      if (waiting[key]) { waiting[key].push({ resolve: resolve, reject: reject }); return; }
+      waiting[key] = [{ resolve: resolve, reject: reject }];
+      var script = document.createElement("script");
+      script.src = scriptBase + (kind === "m" ? "manifest.js" : kind + "/" + id + ".js");
+      script.async = true;
+      script.onerror = function () {
+        var list = waiting[key] || [];
+        delete waiting[key];
+        list.forEach(function (w) { w.reject(new Error("cannot load " + script.src)); });
+      };
+      document.head.appendChild(script);
+    });
+  }
+
+  function decode(deltas) {
+    var out = new Array(deltas.length), value = 0;
+    for (var i = 0; i < deltas.length; i++) { value += deltas[i]; out[i] = value; }
+    return out;
+  }
+
+  /** The shard leaves to load for one folded word, or null when the word is too short to search yet. */
+  function leavesFor(manifest, word) {
+    var leaves = manifest.leaves, best = -1;
+    for (var i = 0; i < leaves.length; i++) {
+      if (!leaves[i][1] && word.startsWith(leaves[i][0]) && (best < 0 || leaves[i][0].length > leaves[best][0].length)) best = i;
+    }
+    if (best >= 0) return [best];
+    var below = [], size = 0;
+    for (var j = 0; j < leaves.length; j++) {
+      if (leaves[j][0].startsWith(word)) { below.push(j); size += leaves[j][2]; }
+    }
+    return size > MULTI_SHARD_LIMIT ? null : below;
+  }
+
+  /** Matches of one term: Map(position → match class), or null when the term is too broad. */
+  function matchTerm(manifest, term) {
+    var jobs = [];
+    var tooBroad = false;
+    term.variants.forEach(function (variant) {
+      var leaves = leavesFor(manifest, variant);
+      if (leaves === null) { if (!term.digits) tooBroad = true; return; }
+      leaves.forEach(function (n) { jobs.push(load("t", String(n)).then(function (shard) { return { word: variant, shard: shard }; })); });
+    });
+    var digitKey = null;
+    if (term.digits) {
+      var bestSize = Infinity;
+      for (var i = 0; i + 3 <= term.digits.length; i++) {
+        var tri = term.digits.substr(i, 3), size = manifest.digits[tri];
+        if (size === undefined) { bestSize = -1; digitKey = null; break; }
+        if (size < bestSize) { bestSize = size; digitKey = tri; }
+      }
+      if (bestSize > DIGIT_SHARD_LIMIT) { digitKey = null; tooBroad = true; }
+    }
+    if (tooBroad && !digitKey) return Promise.resolve(null);
+    var digitJob = digitKey ? load("d", digitKey) : Promise.resolve(null);
+    return Promise.all([Promise.all(jobs), digitJob]).then(function (loaded) {
+      var found = new Map();
+      loaded[0].forEach(function (job) {
+        for (var t = 0; t < job.shard.length; t++) {
+          if (!job.shard[t][0].startsWith(job.word)) continue;
+          var lists = job.shard[t][1];
+          for (var cls = 0; cls < 3; cls++) {
+            var positions = decode(lists[cls]);
+            for (var p = 0; p < positions.length; p++) {
+              var previous = found.get(positions[p]);
+              if (previous === undefined || previous > cls) found.set(positions[p], cls);
+            }
+          }
+        }
+      });
+      if (loaded[1]) {
+        var position = 0;
+        loaded[1].forEach(function (entry) {
+          position += entry[0];
+          if (entry[1].indexOf(term.digits) >= 0) {
+            var previous = found.get(position);
+            if (previous === undefined || previous > 1) found.set(position, 1);
+          }
+        });
+      }
+      return found;
+    });
+  }
+
+  /** Ranked positions for a query: every term must match (AND); better classes and display order first. */
+  function search(query) {
+    var terms = parseQuery(query);
+    if (terms.length === 0) return Promise.resolve({ positions: [], tooBroad: false });
+    return load("m", "0").then(function (manifest) {
+      return Promise.all(terms.map(function (t) { return matchTerm(manifest, t); })).then(function (maps) {
+        if (maps.some(function (m) { return m === null; })) return { positions: [], tooBroad: true };
+        maps.sort(function (a, b) { return a.size - b.size; });
+        var scored = [];
+        maps[0].forEach(function (cls, position) {
+          var score = cls;
+          for (var i = 1; i < maps.length; i++) {
+            var other = maps[i].get(position);
+            if (other === undefined) return;
+            score += other;
+          }
+          scored.push([score, position]);
+        });
+        scored.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+        return { positions: scored.map(function (s) { return s[1]; }), tooBroad: false };
+      });
+    });
+  }
+
+  function records(manifest, positions) {
+    var chunks = {};
+    positions.forEach(function (p) { chunks[Math.floor(p / manifest.chunk)] = true; });
+    return Promise.all(Object.keys(chunks).map(function (c) { return load("r", c); })).then(function () {
+      return positions.map(function (p) { return cache.r[String(Math.floor(p / manifest.chunk))][p % manifest.chunk]; });
+    });
+  }
+
+  // ---- The page -------------------------------------------------------------------------------------------
+  var input, status, list, more, moreButton, everyone;
+  var current = { query: "", positions: [], shown: 0, serial: 0 };
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function row(record) {
+    // record: [name, jobTitle, department, phone, phoneHref, mail, slug]; textContent only, never innerHTML.
+    var li = element("li", "person");
+    var name = element("a", "name", record[0]);
+    name.href = "people/" + encodeURIComponent(record[6]) + ".html";
+    li.appendChild(name);
+    if (record[1]) { li.appendChild(document.createTextNode(" ")); li.appendChild(element("span", "job", record[1])); }
+    if (record[2]) { li.appendChild(document.createTextNode(" ")); li.appendChild(element("span", "dept", record[2])); }
+    if (record[3]) {
+      li.appendChild(document.createTextNode(" "));
+      var phone = element(record[4] ? "a" : "span", "phone", record[3]);
+      if (record[4]) phone.href = record[4];
+      li.appendChild(phone);
+    }
+    if (record[5]) {
+      li.appendChild(document.createTextNode(" "));
+      var mail = element("a", "mail", record[5]);
+      mail.href = "mailto:" + encodeURIComponent(record[5]).replace(/%40/g, "@");
+      li.appendChild(mail);
+    }
+    return li;
+  }
+
+  function setStatus(text) {
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  function showMore(serial) {
+    return load("m", "0").then(function (manifest) {
+      var slice = current.positions.slice(current.shown, current.shown + RESULTS_PAGE);
+      return records(manifest, slice).then(function (recs) {
+        if (serial !== current.serial) return;
+        recs.forEach(function (r) { if (r) list.appendChild(row(r)); });
+        current.shown += slice.length;
+        more.hidden = current.shown >= current.positions.length;
+      });
+    });
+  }
+
+  function updateURL(query) {
+    try {
+      var url = new URL(window.location.href);
+      if (query) url.searchParams.set("q", query); else url.searchParams.delete("q");
+      window.history.replaceState(null, "", url.toString());
+    } catch (e) { /* some browsers refuse history changes on file:// pages: the search still works */ }
+  }
+
+  function run() {
+    var query = input.value.trim();
+    if (query === current.query) return;
+    current.query = query;
+    var serial = ++current.serial;
+    updateURL(query);
+    if (!query) {
+      list.hidden = true; more.hidden = true; list.textContent = "";
+      if (everyone) everyone.hidden = false;
+      setStatus("");
+      return;
+    }
+    search(query).then(function (result) {
+      if (serial !== current.serial) return;
+      list.textContent = "";
+      current.positions = result.positions;
+      current.shown = 0;
+      list.hidden = false;
+      if (everyone) everyone.hidden = true;
+      if (result.tooBroad) { setStatus("Keep typing to narrow the search."); more.hidden = true; return; }
+      var n = result.positions.length;
+      setStatus(n === 0 ? "No one found." : n === 1 ? "1 person found." : n + " people found.");
+      return showMore(serial);
+    }).catch(function (error) {
+      if (serial !== current.serial) return;
+      setStatus("Search data could not be loaded (" + error.message + ").");
+    });
+  }
+
+  function resultLinks() {
+    return Array.prototype.slice.call(list.querySelectorAll("a.name"));
+  }
+
+  function onKey(event) {
+    if (event.key === "/" && document.activeElement !== input && !/^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName)) {
+      event.preventDefault(); input.focus(); input.select(); return;
+    }
+    var links = resultLinks();
+    var at = links.indexOf(document.activeElement);
+    if (event.key === "ArrowDown" && (document.activeElement === input || at >= 0)) {
+      event.preventDefault();
+      if (links.length) links[Math.min(at + 1, links.length - 1)].focus();
+    } else if (event.key === "ArrowUp" && at >= 0) {
+      event.preventDefault();
+      if (at === 0) input.focus(); else links[at - 1].focus();
+    } else if (event.key === "Escape" && at >= 0) {
+      input.focus();
+    } else if (event.key === "Enter" && document.activeElement === input) {
+      event.preventDefault();
+      if (links.length) window.location.href = links[0].href;
+    }
+  }
+
+  function start() {
+    input = document.getElementById("search-input");
+    if (!input) return;
+    status = document.getElementById("search-status");
+    list = document.getElementById("search-results");
+    more = document.getElementById("search-more");
+    moreButton = document.getElementById("search-more-button");
+    everyone = document.querySelector("#everyone ul.people");
+    document.getElementById("search-form").addEventListener("submit", function (e) { e.preventDefault(); run(); });
+    input.addEventListener("input", run);
+    moreButton.addEventListener("click", function () { showMore(current.serial); });
+    document.addEventListener("keydown", onKey);
+    var q = new URLSearchParams(window.location.search).get("q");
+    if (q) { input.value = q; run(); }
+  }
+
+  // Exposed for the test harness that checks JavaScript and Swift fold alike.
+  window.orgdirSearch = { fold: fold, words: words, parseQuery: parseQuery, search: search };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();

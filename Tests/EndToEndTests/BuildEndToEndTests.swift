@@ -1,0 +1,166 @@
+import Foundation
+import GraphSandbox
+import Testing
+
+/// Starts a sandbox for one test and stops it afterwards.
+func withSandbox<T>(
+    _ configuration: SandboxConfiguration, _ body: (GraphSandbox, URL) async throws -> T
+) async throws -> T {
+    let sandbox = GraphSandbox(configuration: configuration)
+    let url = try await sandbox.start()
+    do {
+        let result = try await body(sandbox, url)
+        await sandbox.stop()
+        return result
+    } catch {
+        await sandbox.stop()
+        throw error
+    }
+}
+
+@Suite("orgdir build end to end", .serialized)
+struct BuildEndToEndTests {
+    @Test("every fetched user gets a Markdown and an HTML page, and the index lists them all")
+    func fullBuild() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 1_234, seed: 7)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--json"], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let users = await sandbox.users
+            #expect(users.count == 1_234)
+            #expect(workspace.files(in: "people", withExtension: "md").count == users.count)
+            #expect(workspace.files(in: "people", withExtension: "html").count == users.count)
+            let index = try String(contentsOf: workspace.output.appendingPathComponent("index.html"), encoding: .utf8)
+            let linked = Set(workspace.files(in: "people", withExtension: "html").filter { index.contains("people/\($0)") })
+            #expect(linked.count == users.count, "index.html links \(linked.count) of \(users.count) people")
+            let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            #expect(summary?["published"] as? Int == users.count)
+            #expect((summary?["pages"] as? Int ?? 0) >= 2)
+            // The secret never shows up in anything orgdir printed or wrote.
+            #expect(!outcome.stdout.contains(configuration.clientSecret))
+            #expect(!outcome.stderr.contains(configuration.clientSecret))
+        }
+    }
+
+    @Test("a misspelt key stops the run before any request, naming the key")
+    func misspeltKey() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 10)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("outptu", "<string>Site</string>")])
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 78)
+            #expect(outcome.stderr.contains("'outptu'"))
+            #expect(outcome.stderr.contains("did you mean 'output'"))
+            #expect(await sandbox.recordedRequests().isEmpty)
+        }
+    }
+
+    @Test("a wrong secret fails with AADSTS7000215 and a hint, and leaves the published site untouched")
+    func wrongSecret() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 25)
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let good = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(good.status == 0, "stderr: \(good.stderr)")
+            let before = try workspace.outputFingerprint()
+            let bad = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": "not-the-secret"])
+            #expect(bad.status == 77)
+            #expect(bad.stderr.contains("AADSTS7000215"))
+            #expect(bad.stderr.contains("hint:"))
+            #expect(!bad.stderr.contains("not-the-secret"))
+            #expect(try workspace.outputFingerprint() == before)
+        }
+    }
+
+    @Test("an unknown tenant and an unknown client each get their AADSTS code")
+    func unknownTenantAndClient() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 5)
+        try await withSandbox(configuration) { _, url in
+            let wrongTenant = try workspace.writeSettings(
+                sandbox: url, tenant: "fabrikam.example", clientId: configuration.clientId, name: "t.plist")
+            let tenantOutcome = try await OrgDirProcess.run(
+                ["build", "--config", wrongTenant.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(tenantOutcome.status == 77)
+            #expect(tenantOutcome.stderr.contains("AADSTS90002"))
+            let wrongClient = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: "99999999-9999-9999-9999-999999999999",
+                name: "c.plist")
+            let clientOutcome = try await OrgDirProcess.run(
+                ["build", "--config", wrongClient.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(clientOutcome.status == 77)
+            #expect(clientOutcome.stderr.contains("AADSTS700016"))
+        }
+    }
+
+    @Test("a broken template override fails with exit 73, naming file, line and column, and publishes nothing")
+    func brokenTemplate() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let templates = workspace.folder.appendingPathComponent("my-templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try "<h1>{{name}}</h1>\n{{#phones}}\n<p>{{number}}</p>\n".write(
+            to: templates.appendingPathComponent("person.mustache"), atomically: true, encoding: .utf8)
+        let configuration = SandboxConfiguration(userCount: 5)
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--templates", templates.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 73, "stderr: \(outcome.stderr)")
+            #expect(outcome.stderr.contains("person.mustache"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("person.mustache:4:1"), "file:line:column: \(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("index.html").path))
+        }
+    }
+
+    @Test("a server that dies midway leaves the previous site exactly as it was")
+    func failureMidway() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 60)
+        var settingsURL: URL?
+        try await withSandbox(configuration) { _, url in
+            settingsURL = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("pageSize", "<integer>10</integer>"), ("maxAttempts", "<integer>2</integer>")])
+            let good = try await OrgDirProcess.run(
+                ["build", "--config", settingsURL?.path ?? ""], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(good.status == 0, "stderr: \(good.stderr)")
+        }
+        let before = try workspace.outputFingerprint()
+        #expect(!before.isEmpty)
+        // The sandbox is gone now: the same run cannot even connect.
+        let failed = try await OrgDirProcess.run(
+            ["build", "--config", settingsURL?.path ?? ""], in: workspace.folder,
+            environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+        #expect(failed.status == 75)
+        #expect(try workspace.outputFingerprint() == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+        #expect(!leftovers.contains { $0.contains("staging") })
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GraphSandbox
+import Testing
+
+/// Snapshot files in a workspace's state folder, oldest first: by time stamp, then by the `-N` suffix a second
+/// run within the same second gets (plain name order would put `…59Z-2.json` before `…59Z.json`).
+func snapshotFiles(_ workspace: Workspace) -> [String] {
+    let folder = workspace.state.appendingPathComponent("snapshots")
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+        $0.hasSuffix(".json")
+    }
+    func key(_ name: String) -> (String, Int) {
+        let stem = name.dropLast(".json".count)
+        guard let zulu = stem.firstIndex(of: "Z") else { return (String(stem), 1) }
+        return (String(stem[...zulu]), Int(stem[stem.index(after: zulu)...].dropFirst()) ?? 1)
+    }
+    return names.sorted { key($0) < key($1) }
+}
+
+@Suite("Nightly runs end to end", .serialized)
+struct NightlyRunEndToEndTests {
+    @Test("removing 60% of the tenant trips the guard with its own exit code; output and snapshots stay untouched")
+    func removalGuard() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 200, seed: 5)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            let first = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let outputBefore = try workspace.outputFingerprint()
+            let snapshotsBefore = snapshotFiles(workspace)
+            #expect(snapshotsBefore.count == 1)
+            let deltaFile = workspace.state.appendingPathComponent("delta.json")
+            let deltaBefore = try Data(contentsOf: deltaFile)
+
+            let users = await sandbox.users
+            for user in users.prefix(120) { try await sandbox.mutate(.remove(id: user.id)) }
+            let tripped = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(tripped.status == 3)
+            #expect(tripped.stderr.contains("--accept-removals"))
+            #expect(try workspace.outputFingerprint() == outputBefore)
+            #expect(snapshotFiles(workspace) == snapshotsBefore)
+            #expect(try Data(contentsOf: deltaFile) == deltaBefore, "the guard let the delta link move on")
+
+            let accepted = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--accept-removals", "--json"], in: workspace.folder,
+                environment: environment)
+            #expect(accepted.status == 0, "stderr: \(accepted.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(accepted.stdout.utf8)) as? [String: Any]
+            #expect(summary?["leavers"] as? Int == 120)
+            #expect(summary?["published"] as? Int == 80)
+            #expect(snapshotFiles(workspace).count == 2)
+            #expect(workspace.files(in: "people", withExtension: "html").count == 80)
+        }
+    }
+
+    @Test("an empty directory is never published over a full one")
+    func emptyDirectory() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 30)
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            #expect(
+                try await OrgDirProcess.run(
+                    ["build", "--config", settings.path], in: workspace.folder, environment: environment
+                ).status == 0)
+            let before = try workspace.outputFingerprint()
+            // A filter mistake that matches nobody looks exactly like everyone leaving.
+            let typo = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("filter", "<string>department eq 'Nobody'</string>")], name: "typo.plist")
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", typo.path], in: workspace.folder, environment: environment)
+            #expect(outcome.status == 3)
+            #expect(try workspace.outputFingerprint() == before)
+        }
+    }
+
+    @Test("a second run while the first holds the lock exits at once with a clear message")
+    func concurrentRuns() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(
+            userCount: 50,
+            faults: FaultPlan(rules: [FaultRule(.latency(milliseconds: 3_000), on: .users, schedule: .first(1))]))
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            async let slow = OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            let second = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(second.status == 4)
+            #expect(second.stderr.contains("lock"))
+            let first = try await slow
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+        }
+    }
+
+    @Test("a lock left by a crashed run is taken over")
+    func staleLock() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 10)
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            try FileManager.default.createDirectory(at: workspace.state, withIntermediateDirectories: true)
+            // pid 2^22 - 1 is above Linux's default pid_max, so no live process has it.
+            try "pid 4194303\nstarted 2026-01-01T00:00:00Z\nhost \(ProcessInfo.processInfo.hostName)\n".write(
+                to: workspace.state.appendingPathComponent("orgdir.lock"), atomically: true, encoding: .utf8)
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("orgdir.lock").path))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import GraphSandbox
+import Testing
+
+/// The site's change history through the real binary: run N's site already shows run N's changes, the
+/// history survives between runs in the state folder, and a run that finds no change rewrites no file.
+@Suite("Site history end to end", .serialized)
+struct SiteHistoryEndToEndTests {
+    /// Modification time of every file under the output, except the marker the publisher stamps on each run.
+    static func modificationTimes(_ workspace: Workspace) throws -> [String: Date] {
+        var times: [String: Date] = [:]
+        for path in try workspace.outputFingerprint().keys where path != ".orgdir-site" {
+            let url = workspace.output.appendingPathComponent(path)
+            times[path] = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+        }
+        return times
+    }
+
+    /// The files whose modification time differs from `before`.
+    static func rewritten(_ workspace: Workspace, since before: [String: Date]) throws -> [String] {
+        let now = try modificationTimes(workspace)
+        return Set(now.keys).union(before.keys).filter { now[$0] != before[$0] }.sorted()
+    }
+
+    static func summary(_ outcome: OrgDirProcess.Outcome) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// A name that needs no escaping in HTML or Markdown, so the test can look for it verbatim.
+    static func plain(_ user: SandboxUser) -> Bool {
+        user.department?.allSatisfy({ $0.isLetter || $0 == " " }) == true
+            && user.displayName.allSatisfy { $0.isLetter || $0 == " " }
+    }
+
+    @Test("a run's site shows that run's changes; unchanged runs rewrite nothing, before and after a change")
+    func historyOnTheSite() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 40, seed: 11)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            func build() async throws -> OrgDirProcess.Outcome {
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                return outcome
+            }
+            _ = try await build()
+            #expect(
+                try String(contentsOf: workspace.output.appendingPathComponent("changes.html"), encoding: .utf8)
+                    .contains("No changes recorded yet"))
+            let firstTimes = try Self.modificationTimes(workspace)
+            let unchanged = Self.summary(try await build())
+            #expect(unchanged["filesWritten"] as? Int == 0, "\(unchanged)")
+            #expect(try Self.rewritten(workspace, since: firstTimes) == [])
+
+            let candidates = await sandbox.users.filter(Self.plain)
+            let mover = try #require(candidates.first)
+            let leaver = try #require(candidates.last)
+            var moved = mover
+            moved.department = "Operations"
+            try await sandbox.mutate(.update(moved))
+            try await sandbox.mutate(.remove(id: leaver.id))
+            let beforeChange = try Self.modificationTimes(workspace)
+            let changedRun = Self.summary(try await build())
+            #expect(changedRun["leavers"] as? Int == 1 && changedRun["changed"] as? Int == 1, "\(changedRun)")
+            // Only the pages of people the change touched are rewritten: their "data as of" is their own last
+            // change, not the run's, so a nightly run does not rewrite the whole phone book.
+            let everyone = await sandbox.users
+            let touchedIds =
+                [mover.id, mover.managerId, leaver.managerId].compactMap { $0 }
+                + everyone.filter { $0.managerId == mover.id || $0.managerId == leaver.id }.map(\.id)
+            let touchedNames = Set(everyone.filter { touchedIds.contains($0.id) }.map(\.displayName))
+            // HTML pages carry the stamp to the second, Markdown to the minute: look at both, named by the twin.
+            let rewrittenPages = try Self.rewritten(workspace, since: beforeChange).filter {
+                $0.hasPrefix("people/") && ($0.hasSuffix(".md") || $0.hasSuffix(".html"))
+                    && FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent($0).path)
+            }
+            #expect(!rewrittenPages.isEmpty)
+            var rewrittenNames: Set<String> = []
+            for path in rewrittenPages {
+                let twin = path.hasSuffix(".html") ? String(path.dropLast(".html".count)) + ".md" : path
+                let text = try String(contentsOf: workspace.output.appendingPathComponent(twin), encoding: .utf8)
+                let name = String(text.prefix { $0 != "\n" }.dropFirst(2))
+                rewrittenNames.insert(name)
+                #expect(touchedNames.contains(name), "\(path) (\(name)) was rewritten though nothing of it changed")
+            }
+            #expect(rewrittenNames.contains(mover.displayName), "the mover's own page is rewritten")
+
+            let day = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            let changes = try String(
+                contentsOf: workspace.output.appendingPathComponent("changes.html"), encoding: .utf8)
+            let oldDepartment = mover.department ?? ""
+            #expect(changes.contains("<strong>Department</strong>: \(oldDepartment) → Operations"), "\(changes)")
+            #expect(changes.contains("<h3>Left</h3>") && changes.contains(leaver.displayName))
+            let page = try #require(
+                workspace.files(in: "people", withExtension: "md").map {
+                    try String(contentsOf: workspace.output.appendingPathComponent("people/\($0)"), encoding: .utf8)
+                }.first { $0.hasPrefix("# \(mover.displayName)\n") })
+            #expect(page.contains("- **Department**: \(oldDepartment) → Operations, [\(day)]"), "\(page)")
+            let feed = try String(contentsOf: workspace.output.appendingPathComponent("changes.atom"), encoding: .utf8)
+            #expect(feed.contains("<entry>") && feed.contains("Moved: \(mover.displayName): Department"))
+            #expect(
+                FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("history.jsonl").path))
+
+            let afterChange = try Self.modificationTimes(workspace)
+            let quiet = Self.summary(try await build())
+            #expect(quiet["filesWritten"] as? Int == 0, "\(quiet)")
+            #expect(try Self.rewritten(workspace, since: afterChange) == [])
+            let still = try String(contentsOf: workspace.output.appendingPathComponent("changes.html"), encoding: .utf8)
+            #expect(still.contains("→ Operations"), "the history is kept between runs")
+        }
+    }
+
+    @Test("the plist's exports and hideFields reach the published site")
+    func exportsAndHiddenFields() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 30, seed: 3)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [
+                    ("exports", "<array><string>json</string></array>"),
+                    ("hideFields", "<array><string>mobilePhone</string></array>"),
+                ])
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            let files = try workspace.outputFingerprint()
+            #expect(files["people.json"] != nil && files["people.csv"] == nil && files["people.vcf"] == nil)
+            let mobiles = await sandbox.users.compactMap(\.mobilePhone)
+            let mobile = try #require(mobiles.first)
+            for (path, bytes) in files where !path.hasPrefix("assets/") {
+                #expect(!String(decoding: bytes, as: UTF8.self).contains(mobile), "\(path) shows a hidden mobile")
+            }
+            let index = String(decoding: files["index.html"] ?? Data(), as: UTF8.self)
+            #expect(index.contains("people.json") && !index.contains("people.csv"))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+@Suite("Change history")
+struct ChangeHistoryTests {
+    static let march4 = 1_772_589_600.0
+    static let day = 86_400.0
+
+    /// Five nights of a small directory: a move, a quiet night, a joiner, a leaver and a rename.
+    static func nights() -> [[User]] {
+        let p = SnapshotFixtures.people(5)
+        var night1 = p
+        night1[1].department = "Operations"
+        let night2 = night1
+        let night3 = night2 + [SnapshotFixtures.person(9)]
+        var night4 = night3.filter { $0.id != p[3].id }
+        night4[0].displayName = "Renamed"
+        return [p, night1, night2, night3, night4]
+    }
+
+    @Test("built from the snapshots: one entry per night with changes, and each person's dated events")
+    func build() throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(stateDirectory: folder.url, keep: nil)
+        for (night, people) in Self.nights().enumerated() {
+            try store.save(SnapshotFixtures.snapshot(people, at: Self.march4 + Double(night) * Self.day))
+        }
+        let history = try ChangeHistory.build(from: store)
+        #expect(
+            history.entries.map(\.new.name) == [
+                "2026-03-05T02-00-00Z.json", "2026-03-07T02-00-00Z.json", "2026-03-08T02-00-00Z.json",
+            ])
+        #expect(history.latestSnapshot == "2026-03-08T02-00-00Z.json")
+        let mover = SnapshotFixtures.person(1).id
+        let events = history.events(for: mover)
+        #expect(events.count == 1)
+        #expect(events.first?.kind == .changed)
+        #expect(events.first?.date == Date(timeIntervalSince1970: Self.march4 + Self.day))
+        #expect(events.first?.moves == [FieldChange(field: "department", old: "Sales", new: "Operations")])
+        #expect(history.events(for: SnapshotFixtures.person(9).id).map(\.kind) == [.joined])
+        #expect(history.events(for: SnapshotFixtures.person(3).id).map(\.kind) == [.left])
+        let all = history.eventsByPerson()
+        for id in [mover, SnapshotFixtures.person(9).id, SnapshotFixtures.person(3).id, SnapshotFixtures.person(0).id] {
+            #expect(all[id] == history.events(for: id))
+        }
+        #expect(all.count == 4)
+        #expect(history.newestFirst.first?.new.name == "2026-03-08T02-00-00Z.json")
+    }
+
+    @Test("recording each run as it happens gives what a rebuild gives, retention included", arguments: [nil, 2, 3])
+    func incrementalEqualsRebuild(keep: Int?) throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(stateDirectory: folder.url, keep: keep)
+        let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        var previous: (snapshot: Snapshot, name: String)?
+        for (night, people) in Self.nights().enumerated() {
+            let snapshot = SnapshotFixtures.snapshot(people, at: Self.march4 + Double(night) * Self.day)
+            let name = try store.save(snapshot).lastPathComponent
+            let report = previous.map { DiffReport(old: $0.snapshot, named: $0.name, new: snapshot, named: name) }
+            let recorded = try historyStore.record(report, newSnapshot: name, snapshots: store)
+            #expect(recorded == (try ChangeHistory.build(from: store)), "night \(night)")
+            #expect(try historyStore.load() == recorded)
+            previous = (snapshot, name)
+        }
+    }
+
+    @Test("a missing, damaged or out-of-step history file is rebuilt from the snapshots")
+    func rebuildsWhenOutOfStep() throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(stateDirectory: folder.url, keep: nil)
+        let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        var names: [String] = []
+        var snapshots: [Snapshot] = []
+        for (night, people) in Self.nights().enumerated() {
+            let snapshot = SnapshotFixtures.snapshot(people, at: Self.march4 + Double(night) * Self.day)
+            names.append(try store.save(snapshot).lastPathComponent)
+            snapshots.append(snapshot)
+        }
+        let expected = try ChangeHistory.build(from: store)
+        let last = DiffReport(old: snapshots[3], named: names[3], new: snapshots[4], named: names[4])
+        // Missing.
+        #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
+        // Damaged.
+        try Data("{".utf8).write(to: historyStore.url)
+        #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
+        // Out of step: it stops two nights back (a run crashed after its snapshot, before its history).
+        try historyStore.save(ChangeHistory(entries: [], latestSnapshot: names[2]))
+        #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
+        #expect(try historyStore.current(snapshots: store) == expected)
+    }
+
+    @Test("the history file is stable JSON that round-trips")
+    func fileRoundTrip() throws {
+        let folder = try SnapshotTestFolder()
+        let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        let report = DiffFormatterTests.report()
+        let history = ChangeHistory(entries: [report], latestSnapshot: report.new.name)
+        try historyStore.save(history)
+        let first = try Data(contentsOf: historyStore.url)
+        try historyStore.save(history)
+        #expect(try Data(contentsOf: historyStore.url) == first)
+        #expect(try historyStore.load() == history)
+        #expect(folder.names() == [ChangeHistoryStore.fileName])
+    }
+
+    @Test("changes are written exactly as JSONEncoder with sorted keys writes them, and read back")
+    func changeCodec() throws {
+        let report = DiffFormatterTests.report()
+        var hostile = PersonChange(
+            id: "x", displayName: SnapshotFixtures.hostile().displayName,
+            fieldChanges: [FieldChange(field: "department", old: nil, new: SnapshotFixtures.hostile().displayName)])
+        hostile.fieldChanges.append(FieldChange(field: "\u{0}weird", old: "a", new: nil))
+        let encoder = Snapshot.canonicalEncoder()
+        for change in report.diff.changed + [hostile] {
+            var fast: [UInt8] = []
+            SnapshotUserCodec.append(change, to: &fast)
+            #expect(Data(fast) == (try encoder.encode(change)))
+            let back = fast.withUnsafeBytes { try? SnapshotUserCodec.readChanges($0, range: 0..<fast.count) }
+            #expect(back == [change])
+        }
+        let change = try #require(report.diff.changed.first)
+        #expect(Mirror(reflecting: change).children.compactMap(\.label).sorted() == SnapshotUserCodec.changeKeys)
+        let field = try #require(change.fieldChanges.first)
+        #expect(Mirror(reflecting: field).children.compactMap(\.label).sorted() == SnapshotUserCodec.fieldChangeKeys)
+    }
+
+    @Test("the history file is one JSON record per line and reads back equal, hostile values included")
+    func fileLayout() throws {
+        let report = DiffFormatterTests.report()
+        let quiet = DiffReport(
+            old: report.new, new: DiffReport.Side(name: "c.json", takenAt: report.new.takenAt, people: 0),
+            diff: DirectoryDiff(leavers: [SnapshotFixtures.hostile()]))
+        let history = ChangeHistory(entries: [report, quiet], latestSnapshot: "c.json")
+        let data = try ChangeHistoryFile.encode(history)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        // header, report 1 (header, 1 joiner, 1 leaver, 2 changes), report 2 (header, 1 leaver)
+        #expect(lines.count == 1 + 5 + 2)
+        for line in lines { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
+        #expect(try ChangeHistoryFile.decode(data, path: "h") == history)
+    }
+
+    @Test("a damaged or newer history file is an error, which record() answers by rebuilding")
+    func damagedHistory() throws {
+        let history = ChangeHistory(entries: [DiffFormatterTests.report()], latestSnapshot: "x")
+        let data = try ChangeHistoryFile.encode(history)
+        #expect(throws: SnapshotError.self) { try ChangeHistoryFile.decode(data.prefix(data.count - 40), path: "h") }
+        #expect(throws: SnapshotError.self) { try ChangeHistoryFile.decode(data + Data("{}\n".utf8), path: "h") }
+        let newer = Data(#"{"reports":0,"schemaVersion":99}"#.utf8)
+        #expect(throws: SnapshotError.newerSchema(path: "h", found: 99, supported: 1)) {
+            try ChangeHistoryFile.decode(newer, path: "h")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A fresh temporary folder for one test.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func modificationDate(_ url: URL) throws -> Date? {
+    try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+}
+
+@Suite("Publishing")
+struct SitePublisherTests {
+    @Test("a first publish creates the output with the marker")
+    func firstPublish() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        let staging = try publisher.makeStaging()
+        try staging.write(Array("hello".utf8), to: "people/a.html")
+        try publisher.publish(staging, generatedAt: Date())
+        let page = root.appendingPathComponent("Output/people/a.html")
+        #expect(try String(contentsOf: page, encoding: .utf8) == "hello")
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Output/.orgdir-site").path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(leftovers == ["Output"])
+    }
+
+    @Test("an unchanged file keeps its modification time; a changed one is rewritten; a dropped one disappears")
+    func writeOnlyWhatChanged() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("Output")
+        let publisher = SitePublisher(output: output)
+        var staging = try publisher.makeStaging()
+        try staging.write(Array("same".utf8), to: "a.html")
+        try staging.write(Array("old".utf8), to: "b.html")
+        try staging.write(Array("gone".utf8), to: "c.html")
+        try publisher.publish(staging, generatedAt: Date())
+        let before = try modificationDate(output.appendingPathComponent("a.html"))
+        Thread.sleep(forTimeInterval: 1.1)
+        staging = try publisher.makeStaging()
+        try staging.write(Array("same".utf8), to: "a.html")
+        try staging.write(Array("new".utf8), to: "b.html")
+        try publisher.publish(staging, generatedAt: Date())
+        #expect(try modificationDate(output.appendingPathComponent("a.html")) == before)
+        #expect(try String(contentsOf: output.appendingPathComponent("b.html"), encoding: .utf8) == "new")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("c.html").path))
+        #expect(staging.counts.written == 1)
+        #expect(staging.counts.unchanged == 1)
+    }
+
+    @Test("a folder orgdir did not make is never replaced")
+    func foreignOutput() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "precious".write(to: root.appendingPathComponent("thesis.tex"), atomically: true, encoding: .utf8)
+        #expect(throws: PublishError.foreignOutput(path: root.path)) {
+            try SitePublisher(output: root).makeStaging()
+        }
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("thesis.tex").path))
+    }
+
+    @Test("paths that could escape the staging folder are refused", arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a"])
+    func unsafePaths(path: String) throws {
+        #expect(throws: PublishError.self) { try StagingDirectory.validatedComponents(path) }
+    }
+
+    @Test("a discarded staging folder leaves the published site as it was")
+    func discard() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("Output")
+        let publisher = SitePublisher(output: output)
+        let first = try publisher.makeStaging()
+        try first.write(Array("v1".utf8), to: "index.html")
+        try publisher.publish(first, generatedAt: Date())
+        let second = try publisher.makeStaging()
+        try second.write(Array("v2".utf8), to: "index.html")
+        publisher.discard(second)
+        #expect(try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8) == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Output"])
+    }
+}
+
+@Suite("Local rules")
+struct LocalRulesTests {
+    static let people = [
+        User(id: "1", userPrincipalName: "ada@c.com", displayName: "Ada", givenName: "Ada", mail: "ada@c.com", accountEnabled: true, userType: "Member"),
+        User(id: "2", userPrincipalName: "off@c.com", displayName: "Off", givenName: "Off", mail: "off@c.com", accountEnabled: false),
+        User(id: "3", userPrincipalName: "g_x.com#EXT#@c.onmicrosoft.com", displayName: "Guest", givenName: "G", mail: "g@x.com", userType: "Guest"),
+        User(id: "4", userPrincipalName: "room401@c.com", displayName: "Room 4.01", mail: "room401@c.com", accountEnabled: false),
+        User(id: "5", userPrincipalName: "nocontact@c.com", displayName: "No Contact", givenName: "No"),
+        User(id: "6", userPrincipalName: "Boss@c.com", displayName: "Boss", givenName: "B", mail: "boss@c.com"),
+    ]
+
+    @Test("each rule removes its people and is counted")
+    func rules() {
+        let rules = LocalRules(
+            excludeDisabled: true, excludeGuests: true, excludeWithoutContact: true, excludeResources: true,
+            excludeUsers: ["boss@c.com"])
+        let (kept, removed) = rules.apply(to: Self.people)
+        #expect(kept.map(\.id) == ["1"])
+        #expect(removed == [.disabled: 2, .guest: 1, .withoutContact: 1, .excludedByName: 1])
+    }
+
+    @Test("include-only keeps just the listed UPNs, case-insensitively")
+    func includeOnly() {
+        let rules = LocalRules(includeOnlyUsers: ["ada@c.com", "boss@c.com"])
+        #expect(rules.apply(to: Self.people).kept.map(\.id) == ["1", "6"])
+    }
+
+    @Test("rooms and shared mailboxes are recognised without catching people")
+    func resourceHeuristic() {
+        #expect(Self.people[3].isLikelyResource)
+        #expect(!Self.people[0].isLikelyResource)
+        #expect(User(id: "x", userPrincipalName: "shared.payroll@c.com", displayName: "Shared: Payroll", accountEnabled: true).isLikelyResource)
+        #expect(!User(id: "y", userPrincipalName: "prince@c.com", displayName: "Prince", accountEnabled: true).isLikelyResource)
+    }
+}

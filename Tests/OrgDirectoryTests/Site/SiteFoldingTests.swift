@@ -1,0 +1,90 @@
+import Testing
+
+@testable import OrgDirectory
+
+/// The folding table search relies on; `SiteBrowserTests` checks search.js folds the same strings alike.
+@Suite("Site search folding")
+struct SiteFoldingTests {
+    /// Input, base variant, expanded variant.
+    static let table: [(String, String, String)] = [
+        ("Jürgen", "jurgen", "juergen"),
+        ("JUERGEN", "juergen", "juergen"),
+        ("Ju\u{0308}rgen", "jurgen", "juergen"),
+        ("Straße", "strasse", "strasse"),
+        ("Søren Østergaard", "soren ostergaard", "soeren oestergaard"),
+        ("Łukasz Wałęsa", "lukasz walesa", "lukasz walesa"),
+        ("Ærø", "aero", "aeroe"),
+        ("Ångström", "angstrom", "aangstroem"),
+        ("José Nguyễn", "jose nguyen", "jose nguyen"),
+        ("Œuvre Þór Ðorđe", "oeuvre thor dorde", "oeuvre thor dorde"),
+        ("İstanbul Işık", "istanbul isik", "istanbul isik"),
+        ("Иван Йорк Ёлкин", "иван иорк елкин", "иван иорк елкин"),
+        ("Παπαδόπουλος", "παπαδοπουλοσ", "παπαδοπουλοσ"),
+        ("王小明", "王小明", "王小明"),
+        ("مُحَمَّد", "محمد", "محمد"),
+        ("O'Brien", "o'brien", "o'brien"),
+        ("+1 (425) 555-0134", "+1 (425) 555-0134", "+1 (425) 555-0134"),
+    ]
+
+    @Test("both variants fold as the table says", arguments: table)
+    func fold(input: String, base: String, expanded: String) {
+        let folded = SearchFolding.fold(input)
+        #expect(folded.base == base)
+        #expect(folded.expanded == expanded)
+    }
+
+    @Test("index tokens hold both variants, apostrophe words joined and split")
+    func indexTokens() {
+        #expect(SearchFolding.indexTokens("Jürgen Müller") == ["juergen", "jurgen", "mueller", "muller"])
+        #expect(SearchFolding.indexTokens("Aoife O'Brien") == ["aoife", "brien", "o", "obrien"])
+        #expect(SearchFolding.indexTokens("Platform-Engineering / R&D") == ["d", "engineering", "platform", "r"])
+        #expect(SearchFolding.indexTokens("👩‍👩‍👧 <script>") == ["script"])
+    }
+
+    @Test("query words join apostrophes and keep both variants")
+    func queryWords() {
+        let words = SearchFolding.queryWords("o'brien Jürgen")
+        #expect(words.map(\.base) == ["obrien", "jurgen"])
+        #expect(words.map(\.expanded) == ["obrien", "juergen"])
+    }
+}
+
+@Suite("Site slugs")
+struct SiteSlugTests {
+    @Test("a slug is the folded name plus a hash of the id, the same on every run")
+    func stable() {
+        let user = User(
+            id: "0a1b2c3d-0000-4000-8000-000000000001", userPrincipalName: "j@x", displayName: "Jürgen Müller")
+        #expect(Slug.make(for: user) == "jurgen-muller-" + Slug.idHash(user.id, length: 6))
+        // Pinned: changing the hash or folding would move every page and break links people saved.
+        #expect(Slug.idHash("0a1b2c3d-0000-4000-8000-000000000001", length: 6) == "5a6d54")
+    }
+
+    @Test("Cyrillic and Greek names get readable ASCII slugs; others fall back to person")
+    func transliteration() {
+        #expect(Slug.namePart("Иван Петров") == "ivan-petrov")
+        #expect(Slug.namePart("Νίκος Παπαδόπουλος") == "nikos-papadopoulos")
+        #expect(Slug.namePart("王小明") == "person")
+        #expect(Slug.namePart("../../etc/passwd") == "etc-passwd")
+    }
+
+    @Test("long names are cut at a word boundary")
+    func truncation() {
+        let name = Slug.namePart(String(repeating: "abcdefgh ", count: 40))
+        #expect(name.utf8.count <= Slug.maximumNameLength)
+        #expect(name.hasSuffix("abcdefgh"))
+    }
+
+    @Test("namesakes get distinct slugs whatever the order, and the rest keep their ordinary slug")
+    func uniqueness() {
+        var users = (0..<500).map { User(id: "id-\($0)", userPrincipalName: "u\($0)@x", displayName: "Anna Schmidt") }
+        users.append(User(id: "same", userPrincipalName: "a@x", displayName: "Twin"))
+        users.append(User(id: "same", userPrincipalName: "b@x", displayName: "Twin"))
+        let slugs = Slug.assign(users)
+        #expect(Set(slugs).count == users.count)
+        let reversed = Slug.assign(users.reversed())
+        #expect(Set(reversed) == Set(slugs))
+        let lone = User(id: "lone", userPrincipalName: "l@x", displayName: "Lone Person")
+        #expect(Slug.assign(users + [lone]).last == Slug.make(for: lone))
+    }
+}

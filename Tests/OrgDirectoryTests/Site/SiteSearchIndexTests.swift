@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+@Suite("Site search index")
+struct SiteSearchIndexTests {
+    /// Search files for `users`, keyed by path.
+    static func files(_ users: [User], shardTarget: Int = 32 * 1024) -> [String: String] {
+        var builder = SearchIndexBuilder()
+        builder.shardTarget = shardTarget
+        let directory = SiteDirectory(users: users, hiding: [])
+        return Dictionary(uniqueKeysWithValues: builder.files(for: directory).map { ($0.path, $0.text) })
+    }
+
+    static func names(_ simulator: SiteSearchSimulator, _ query: String) throws -> [String] {
+        try (simulator.search(query).positions ?? []).map { try simulator.record($0)[0] }
+    }
+
+    @Test(
+        "queries find people by name variants, phone fragments, scripts and departments",
+        arguments: [
+            ("jurgen", "Jürgen Müller"), ("juergen", "Jürgen Müller"), ("Jürgen", "Jürgen Müller"),
+            ("mull", "Jürgen Müller"),
+            ("0134", "Jürgen Müller"), ("5550134", "Jürgen Müller"), ("+1 425", "Jürgen Müller"),
+            ("555-0134", "Jürgen Müller"),
+            ("senior eng", "Jürgen Müller"), ("soren", "Søren Østergaard"), ("soeren", "Søren Østergaard"),
+            ("петров", "Иван Петров"), ("Иван", "Иван Петров"), ("strasser", "Gertrud Straßer"),
+            ("straßer", "Gertrud Straßer"), ("王", "王小明"), ("6552", "王小明"), ("παπαδοπουλος", "Νίκος Παπαδόπουλος"),
+            ("Παπαδόπουλος", "Νίκος Παπαδόπουλος"), ("finance ivan", "Иван Петров"),
+            ("contoso.com juergen", "Jürgen Müller"),
+        ])
+    func finds(query: String, name: String) throws {
+        let simulator = try SiteSearchSimulator(files: Self.files(SiteFixtures.friendly))
+        #expect(try Self.names(simulator, query).contains(name))
+    }
+
+    @Test("several words narrow the result and name-prefix matches rank first")
+    func ranking() throws {
+        let users = [
+            User(id: "1", userPrincipalName: "a@x", displayName: "Zoe Finance-Person", department: "Anna Support"),
+            User(id: "2", userPrincipalName: "b@x", displayName: "Anna Zimmer", department: "Sales"),
+            User(id: "3", userPrincipalName: "c@x", displayName: "Bert Annaberg", department: "Sales"),
+        ]
+        let simulator = try SiteSearchSimulator(files: Self.files(users))
+        #expect(try Self.names(simulator, "anna") == ["Anna Zimmer", "Bert Annaberg", "Zoe Finance-Person"])
+        #expect(try Self.names(simulator, "anna sales") == ["Anna Zimmer", "Bert Annaberg"])
+        #expect(try Self.names(simulator, "anna nobody").isEmpty)
+    }
+
+    @Test("with small shards every token prefix still reaches every person who has it")
+    func adaptiveShards() throws {
+        let users =
+            SiteFixtures.all
+            + (0..<300).map {
+                User(
+                    id: "g\($0)", userPrincipalName: "p\($0)@contoso.com", displayName: "Person \($0) Aa\($0 % 7)bb",
+                    surname: "Aa\($0 % 7)bb", department: "Dept \($0 % 5)")
+            }
+        let files = Self.files(users, shardTarget: 600)
+        let simulator = try SiteSearchSimulator(files: files)
+        let manifest = try #require(
+            try SiteSearchSimulator.payload(files["search/manifest.js"] ?? "") as? [String: Any])
+        let leaves = try #require(manifest["leaves"] as? [[Any]])
+        #expect(leaves.count > 20)
+        #expect(leaves.contains { ($0[1] as? Int) == 1 }, "an exact-token leaf exists")
+        let directory = SiteDirectory(users: users, hiding: [])
+        for person in directory.people.prefix(40) {
+            for (token, _) in SearchIndexBuilder.tokens(of: person.user) {
+                for length in 1...token.count {
+                    let prefix = String(token.prefix(length))
+                    guard let positions = try simulator.search(prefix).positions else { continue }
+                    #expect(positions.contains(person.index), "\(prefix) misses \(person.user.displayName)")
+                }
+            }
+        }
+    }
+
+    @Test("at 100,000 people a first search downloads no more than 200 KB compressed")
+    func downloadBudget() throws {
+        let users = SiteBenchmarkDirectory.users(count: 100_000)
+        let files = Self.files(users)
+        let simulator = try SiteSearchSimulator(files: files)
+        for query in ["jurgen", "juergen", "müller", "0134", "Петров", "engineering", "a"] {
+            let (positions, fetched) = try simulator.search(query)
+            let bytes = try fetched.reduce(0) { $0 + (try Gzip.size(of: files[$1] ?? "")) }
+            #expect(bytes <= 200 * 1024, "\(query): \(bytes) bytes over \(fetched.count) files")
+            print("first search for \"\(query)\" at 100,000 people: \(bytes) bytes gzip over \(fetched.count) files")
+            if query != "a" { #expect((positions?.count ?? 0) > 0, "\(query) finds someone") }
+        }
+    }
+}
+
+/// A large synthetic directory with international names, for budget and speed checks.
+enum SiteBenchmarkDirectory {
+    static let given = [
+        "Jürgen", "Anna", "Søren", "Иван", "Maria", "Ζωή", "小明", "Fatima", "Łukasz", "José", "Zoë", "Björn", "Ólafur",
+        "Mohammed", "Wei", "Olga", "Ahmed", "Elena", "Pierre", "Ingrid", "Sven", "Aiko", "Priya", "Kwame", "Lucía",
+        "Mateo", "Noor", "Hannah", "Yusuf", "Chloé", "Dmitri", "Eleni", "Giulia", "Hiroshi", "Ines", "Jakub", "Kaja",
+        "Liam", "Mei", "Nikolai", "Oskar", "Paula", "Quentin", "Rania", "Sakura", "Tomás", "Ugne", "Viktor", "Wiebke",
+    ]
+    static let family = [
+        "Müller", "Schmidt", "Østergaard", "Петров", "García", "Παπαδοπούλου", "王", "Al-Hassan", "Wałęsa", "Straßer",
+        "O'Brien", "Nguyễn", "Kowalski", "Jensen", "Dubois", "Rossi", "Tanaka", "Smith", "Иванова", "Öztürk", "Novák",
+        "Horváth", "Johansson", "Virtanen", "Fernández", "Silva", "Kim", "Park", "Chen", "Singh", "Patel", "Mensah",
+        "Okafor", "Haddad", "Cohen", "Levi", "Kaya", "Yılmaz", "Popescu", "Nagy", "Dvořák", "Lindqvist", "Brennan",
+    ]
+    static let departments = [
+        "Engineering", "Sales", "Finance", "Human Resources", "Platform Engineering", "Legal", "Marketing", "Support",
+        "Research", "Operations", "Procurement", "Facilities",
+    ]
+
+    /// `count` users, the same on every call.
+    static func users(count: Int) -> [User] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { number in
+            let given = given[next(given.count)]
+            let family = family[next(family.count)]
+            let local = "\(SearchFolding.fold(given).expanded).\(SearchFolding.fold(family).expanded)\(number)"
+            return User(
+                id: "00000000-0000-4000-8000-\(String(number, radix: 16).leftPadded(to: 12))",
+                userPrincipalName: local + "@contoso.com", displayName: "\(given) \(family)", givenName: given,
+                surname: family, mail: local + "@contoso.com",
+                businessPhones: ["+1 425 \(100 + next(900)) \(String(next(10_000)).leftPadded(to: 4))"],
+                jobTitle: ["Engineer", "Manager", "Analyst", "Designer", "Specialist"][next(5)] + " \(next(4) + 1)",
+                department: departments[next(departments.count)], officeLocation: "Building \(next(60))")
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
+}
+
+/// Compressed sizes through the system's gzip (what a web server would send); raw size when gzip is missing.
+enum Gzip {
+    static func size(of text: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        guard FileManager.default.isExecutableFile(atPath: "/bin/gzip") else { return text.utf8.count }
+        process.arguments = ["-c", "-6"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data.count
+    }
+}

@@ -73,18 +73,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers the test targets share: child processes with their output in files (see ChildProcess).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ODataTests", dependencies: ["OData"]),
         .testTarget(
             name: "OrgDirectoryTests",
-            dependencies: ["OrgDirectory", "OData"] + crypto
+            dependencies: ["OrgDirectory", "OData", "TestSupport"] + crypto
         ),
         .testTarget(
             name: "GraphSandboxTests",
-            dependencies: ["GraphSandbox", "OData"] + crypto
+            dependencies: ["GraphSandbox", "OData", "TestSupport"] + crypto
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["OrgDirectory", "GraphSandbox"]
+            dependencies: ["OrgDirectory", "GraphSandbox", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -62,7 +62,7 @@ struct DiffCommand: AsyncParsableCommand {
         } catch {
             throw Self.trouble(error.localizedDescription)
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
         if !report.diff.isEmpty { throw ExitCode(1) }
     }
 

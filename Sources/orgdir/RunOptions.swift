@@ -31,6 +31,6 @@ struct RunOptions: ParsableArguments {
 
 /// Prints a one-line error on stderr and leaves with the given code.
 func fail(_ message: String, code: Int32) -> ArgumentParser.ExitCode {
-    FileHandle.standardError.write(Data("orgdir: error: \(message)\n".utf8))
+    StandardStream.error.write("orgdir: error: \(message)\n")
     return ArgumentParser.ExitCode(code)
 }

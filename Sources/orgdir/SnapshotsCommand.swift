@@ -70,7 +70,7 @@ struct SnapshotsCommand: AsyncParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         do {
-            FileHandle.standardOutput.write(try encoder.encode(rows) + Data("\n".utf8))
+            StandardStream.output.write(try encoder.encode(rows) + Data("\n".utf8))
         } catch {
             SnapshotCommandSupport.warn("cannot encode the list: \(error)", prefix: "error")
             throw ExitCode(ExitStatus.software)
@@ -120,6 +120,6 @@ enum SnapshotCommandSupport {
 
     /// One line on stderr, `orgdir: warning: …` by default.
     static func warn(_ message: String, prefix: String = "warning") {
-        FileHandle.standardError.write(Data("orgdir: \(prefix): \(message)\n".utf8))
+        StandardStream.error.write("orgdir: \(prefix): \(message)\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `orgdir` binary as a user would and captures what it said.
 struct OrgDirProcess {
@@ -25,45 +26,11 @@ struct OrgDirProcess {
     static func run(
         _ arguments: [String], in folder: URL, environment: [String: String] = [:]
     ) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    continuation.resume(returning: try runBlocking(arguments, in: folder, environment: environment))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.start()
-        }
-    }
-
-    private static func runBlocking(
-        _ arguments: [String], in folder: URL, environment: [String: String]
-    ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var merged = ProcessInfo.processInfo.environment
-        merged.removeValue(forKey: "ORGDIR_CLIENT_SECRET")
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        nonisolated(unsafe) var errData = Data()
-        let errThread = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        errThread.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errThread.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let child = try ChildProcess(
+            binary, arguments, in: folder,
+            environment: ChildProcess.environment(environment, removing: ["ORGDIR_CLIENT_SECRET"]))
+        let outcome = try await child.finished()
+        return Outcome(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 }
 

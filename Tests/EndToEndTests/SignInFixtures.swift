@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Certificates, keys and signed JWTs made with the `openssl` command line, as an admin would make them.
 enum SignInFixtures {
@@ -9,25 +10,12 @@ enum SignInFixtures {
     /// Runs `openssl arguments…` in `folder`, failing the test on a non-zero exit.
     @discardableResult
     static func openssl(_ arguments: [String], in folder: URL, input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = folder
-        let out = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                description: "openssl \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, in: folder, input: input)
+        guard outcome.status == 0 else {
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")) exited \(outcome.status)")
         }
-        return data
+        return outcome.stdout
     }
 
     /// `openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem`: a PKCS#8 key and a
@@ -97,26 +85,10 @@ extension SignInFixtures {
         _ arguments: [String], in folder: URL, environment: [String: String]
     ) async throws -> (status: Int32, output: String) {
         let command = ([OrgDirProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-                process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
-                process.currentDirectoryURL = folder
-                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-                let out = Pipe()
-                process.standardOutput = out
-                process.standardError = FileHandle.nullDevice
-                process.standardInput = FileHandle.nullDevice
-                do {
-                    try process.run()
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
+        let child = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", command, "/dev/null"], in: folder,
+            environment: ChildProcess.environment(environment))
+        let outcome = try await child.finished()
+        return (outcome.status, outcome.standardOutput)
     }
 }

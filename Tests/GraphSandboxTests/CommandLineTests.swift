@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import GraphSandbox
@@ -17,44 +18,17 @@ struct CommandLineTests {
         return folder.appendingPathComponent("graph-sandbox")
     }
 
-    /// Starts the executable and waits, on a thread of its own, for the URL line it prints.
-    static func launch(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Process, URL) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line: String = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                var bytes = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.readData(ofLength: 1)
-                    if chunk.isEmpty || chunk == Data("\n".utf8) { break }
-                    bytes.append(chunk)
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }.start()
-        }
+    /// Starts the executable and waits for the URL line it prints.
+    static func launch(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> (ChildProcess, URL) {
+        let child = try ChildProcess(binary, arguments, environment: ChildProcess.environment(environment))
+        let line = try await child.firstLine()
         guard let url = URL(string: line), line.hasPrefix("http://127.0.0.1:") else {
-            process.terminate()
+            child.terminate()
             throw HarnessError("graph-sandbox printed '\(line)' instead of its URL")
         }
-        return (process, url)
-    }
-
-    /// Waits for exit on a thread of its own.
-    static func waitForExit(_ process: Process) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
+        return (child, url)
     }
 
     @Test("prints its URL, serves tokens and users with flag-driven faults, and exits on SIGTERM")
@@ -77,17 +51,12 @@ struct CommandLineTests {
         #expect(second.status == 429)
         #expect(second.headers["retry-after"] == "0.25")
         process.terminate()
-        #expect(await Self.waitForExit(process) == 0)
+        #expect(try await process.finished().status == 0)
     }
 
     @Test("a missing secret variable is a usage error")
     func missingSecretVariable() async throws {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["--client-secret-env", "SANDBOX_TEST_SURELY_UNSET"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        #expect(await Self.waitForExit(process) == 64)
+        let process = try ChildProcess(Self.binary, ["--client-secret-env", "SANDBOX_TEST_SURELY_UNSET"])
+        #expect(try await process.finished().status == 64)
     }
 }

@@ -37,6 +37,6 @@ public enum CredentialFactory {
 
     /// Writes one line on stderr, where sign-in instructions belong (stdout stays machine-readable).
     @Sendable public static func standardError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.error.write(line + "\n")
     }
 }

@@ -58,7 +58,7 @@ public final class ProgressReporter: Sendable {
     }
 
     static func writeStderr(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStream.error.write(text)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OrgDirectory
@@ -54,30 +55,28 @@ struct RunLockTests {
     }
 
     @Test("a lock held by another live process stops us; once it exits, the lock is free")
-    func otherProcess() throws {
+    func otherProcess() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/flock") else { return }
         let folder = try SnapshotTestFolder()
         let path = folder.url.appendingPathComponent(RunLock.fileName)
         try Data("pid 4242\nstarted 2026-03-04T02:00:00Z\n".utf8).write(to: path)
         // A shell takes the flock with util-linux flock(1) as another orgdir would, says "ready", and holds it
-        // until its standard input closes.
-        let holder = Process()
-        let input = Pipe()
-        let output = Pipe()
-        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
-        holder.arguments = ["-c", "exec 9<>\"$0\"; flock 9; echo ready; read line", path.path]
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        defer { if holder.isRunning { holder.terminate() } }
-        let ready = output.fileHandleForReading.availableData
-        #expect(String(decoding: ready, as: UTF8.self).hasPrefix("ready"))
+        // until a release file appears.
+        let release = folder.url.appendingPathComponent("release")
+        let holder = try ChildProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec 9<>\"$0\"; flock 9; echo ready; while [ ! -e \"$1\" ]; do sleep 0.05; done",
+                path.path, release.path,
+            ])
+        defer { holder.terminate() }
+        #expect(try await holder.firstLine() == "ready")
         let expected = RunLock.Owner(pid: 4242, startedAt: Date(timeIntervalSince1970: 1_772_589_600), host: nil)
         #expect(throws: RunLockError.held(path: path.path, holder: expected)) {
             try RunLock.acquire(in: folder.url)
         }
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        try Data().write(to: release)
+        _ = try await holder.finished()
         let lock = try RunLock.acquire(in: folder.url)
         #expect(lock.tookOverFrom?.pid == 4242)
         lock.release()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a Python 3 script from a test: the independent parsers (csv, xml.etree) the exports and the feed must
 /// satisfy, so our own readers are not the only judge of our own writers.
@@ -21,27 +22,9 @@ enum SitePython {
         defer { try? FileManager.default.removeItem(at: folder) }
         let scriptFile = folder.appendingPathComponent("check.py")
         try Data(script.utf8).write(to: scriptFile)
-        let outFile = folder.appendingPathComponent("out.txt")
-        let errFile = folder.appendingPathComponent("err.txt")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outFile)
-        let err = try FileHandle(forWritingTo: errFile)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable ?? "/usr/bin/python3")
-        process.arguments = [scriptFile.path] + arguments
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outFile), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errFile), as: UTF8.self))
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: executable ?? "/usr/bin/python3"), [scriptFile.path] + arguments)
+        return Outcome(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 
     /// Runs `script` and decodes the JSON it prints.

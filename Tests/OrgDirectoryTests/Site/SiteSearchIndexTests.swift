@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OrgDirectory
@@ -141,22 +142,8 @@ extension String {
 /// Compressed sizes through the system's gzip (what a web server would send); raw size when gzip is missing.
 enum Gzip {
     static func size(of text: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         guard FileManager.default.isExecutableFile(atPath: "/bin/gzip") else { return text.utf8.count }
-        process.arguments = ["-c", "-6"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.count
+        return try ChildProcess.run(URL(fileURLWithPath: "/bin/gzip"), ["-c", "-6"], input: Data(text.utf8))
+            .stdout.count
     }
 }

@@ -33,6 +33,9 @@ public struct BuildPipeline: Sendable {
         let now = Date()
         let lock = try acquireLock()
         defer { lock.release() }
+        // Templates and site options are parsed and checked before any request: a typo in a template override
+        // must not cost a sign-in and a whole Graph fetch before it is reported.
+        let renderer = try makeRenderer()
         let snapshots = SnapshotStore(stateDirectory: settings.stateDirectory, keep: settings.keepSnapshots)
         let deltaStore = DeltaStateStore(stateDirectory: settings.stateDirectory)
         let previous: Snapshot?
@@ -72,7 +75,8 @@ public struct BuildPipeline: Sendable {
 
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
-        let counts = try await renderAndPublish(people, generatedAt: site.dataAsOf, history: site.history)
+        let counts = try await renderAndPublish(
+            people, with: renderer, generatedAt: site.dataAsOf, history: site.history)
 
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
@@ -169,8 +173,17 @@ public struct BuildPipeline: Sendable {
         }
     }
 
+    /// The site renderer with the run's templates parsed and checked.
+    private func makeRenderer() throws(BuildError) -> SiteRenderer {
+        do {
+            return try SiteRenderer(options: settings.siteOptions)
+        } catch {
+            throw .site(error.localizedDescription)
+        }
+    }
+
     private func renderAndPublish(
-        _ people: [User], generatedAt: Date, history: ChangeHistory
+        _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory
     ) async throws(BuildError) -> (
         written: Int, unchanged: Int
     ) {
@@ -182,7 +195,6 @@ public struct BuildPipeline: Sendable {
             throw .publish(error)
         }
         do {
-            let renderer = try SiteRenderer(options: siteOptions)
             _ = try await renderer.render(people, generatedAt: generatedAt, history: history, to: staging)
         } catch {
             publisher.discard(staging)
@@ -195,15 +207,6 @@ public struct BuildPipeline: Sendable {
             throw .publish(error)
         }
         return staging.counts
-    }
-
-    private var siteOptions: SiteOptions {
-        var options = SiteOptions()
-        options.title = settings.title
-        options.templatesDirectory = settings.templatesDirectory
-        options.hideFields = Set(settings.hideFields)
-        options.exports = Set(settings.exports.compactMap(SiteExport.init(rawValue:)))
-        return options
     }
 }
 

@@ -1,7 +1,35 @@
 import Foundation
 
 /// The whole-directory downloads: CSV for spreadsheets, JSON for scripts, vCard for address books.
+///
+/// Each export is produced in pieces of about a megabyte handed to `emit`, so a million-person directory
+/// never holds a whole export (hundreds of megabytes) in memory.
 enum SiteExports {
+    /// Bytes gathered before a piece is handed on.
+    static let pieceSize = 1 << 20
+
+    /// Collects pieces and hands them on once they reach `pieceSize`.
+    private struct PieceBuffer {
+        var bytes: [UInt8] = []
+        let emit: ([UInt8]) throws -> Void
+
+        init(emit: @escaping ([UInt8]) throws -> Void) {
+            self.emit = emit
+            bytes.reserveCapacity(SiteExports.pieceSize + 4_096)
+        }
+
+        mutating func append(_ text: String) throws {
+            bytes.append(contentsOf: text.utf8)
+            if bytes.count >= SiteExports.pieceSize { try flush() }
+        }
+
+        mutating func flush() throws {
+            guard !bytes.isEmpty else { return }
+            try emit(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Columns of the CSV and keys of the JSON, in order, with the Graph property each comes from.
     static let columns: [(key: String, header: String)] = [
         ("displayName", "Name"), ("givenName", "Given name"), ("surname", "Surname"), ("jobTitle", "Job title"),
@@ -12,19 +40,22 @@ enum SiteExports {
 
     /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
     /// spreadsheet programs pick the right encoding; hidden fields have no column.
-    static func csv(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
+    static func csv(
+        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+    ) throws {
         let extraKeys = extraColumns(directory)
         let visible = columns.filter { !hidden.contains($0.key) }
-        var out: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var out = PieceBuffer(emit: emit)
+        out.bytes += [0xEF, 0xBB, 0xBF]
         let headers = visible.map(\.header) + extraKeys
-        out += Array((headers.map(csvField).joined(separator: ",") + "\r\n").utf8)
+        try out.append(headers.map(csvField).joined(separator: ",") + "\r\n")
         for person in directory.people {
             let values =
                 visible.map { value(of: $0.key, person, directory) ?? "" }
                 + extraKeys.map { person.user.extra[$0] ?? "" }
-            out += Array((values.map(csvField).joined(separator: ",") + "\r\n").utf8)
+            try out.append(values.map(csvField).joined(separator: ",") + "\r\n")
         }
-        return out
+        try out.flush()
     }
 
     /// One CSV field: quoted; a value a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
@@ -42,8 +73,11 @@ enum SiteExports {
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
-    static func json(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
-        var out: [UInt8] = Array("[\n".utf8)
+    static func json(
+        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+    ) throws {
+        var out = PieceBuffer(emit: emit)
+        try out.append("[\n")
         for (position, person) in directory.people.enumerated() {
             var fields: [(String, String)] = [("id", SiteEscaping.jsonString(person.user.id))]
             for column in columns where !hidden.contains(column.key) {
@@ -58,17 +92,17 @@ enum SiteExports {
             for (key, value) in person.user.extra { fields.append((key, SiteEscaping.jsonString(value))) }
             fields.sort { $0.0 < $1.0 }
             let body = fields.map { SiteEscaping.jsonString($0.0) + ":" + $0.1 }.joined(separator: ",")
-            out += Array(("{" + body + "}" + (position == directory.people.count - 1 ? "\n" : ",\n")).utf8)
+            try out.append("{" + body + "}" + (position == directory.people.count - 1 ? "\n" : ",\n"))
         }
-        out += Array("]\n".utf8)
-        return out
+        try out.append("]\n")
+        try out.flush()
     }
 
     /// `people.vcf`: every person's card, in display order.
-    static func vcf(_ directory: SiteDirectory) -> [UInt8] {
-        var out: [UInt8] = []
-        for person in directory.people { out += Array(VCard.card(for: person).utf8) }
-        return out
+    static func vcf(_ directory: SiteDirectory, emit: @escaping ([UInt8]) throws -> Void) throws {
+        var out = PieceBuffer(emit: emit)
+        for person in directory.people { try out.append(VCard.card(for: person)) }
+        try out.flush()
     }
 
     /// Extra (`select`) property names present on anyone, sorted.

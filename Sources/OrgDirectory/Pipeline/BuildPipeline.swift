@@ -53,17 +53,22 @@ public struct BuildPipeline: Sendable {
             throw .graph(error)
         }
 
-        let (kept, removed) = settings.rules.apply(to: outcome.users)
-        // Only the count is needed from here on; letting the raw list go keeps peak memory down at 100,000+.
+        // Only the count of the raw list is needed from here on, and the kept people are sorted in place: at a
+        // million people every extra array of `User` values costs about 300 MB.
+        var (people, removed) = settings.rules.apply(to: outcome.users)
         let fetchedCount = outcome.users.count
         outcome.users = []
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
-        let people = kept.sorted { $0.id < $1.id }
-        let diff = DirectoryDiff.between(previous?.people ?? [], people)
-        // The counts outlive the diff, whose joiner list on a first run is a second copy of everyone.
-        let changes = (joiners: diff.joiners.count, leavers: diff.leavers.count, changed: diff.changed.count)
+        people.sort { $0.id < $1.id }
+        // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
+        // guard), so the diff stays empty rather than holding a second copy of everyone.
+        let diff = previous.map { DirectoryDiff.between($0.people, people) } ?? DirectoryDiff()
+        let changes = (
+            joiners: previous == nil ? people.count : diff.joiners.count, leavers: diff.leavers.count,
+            changed: diff.changed.count
+        )
         if !acceptRemovals {
             do {
                 try RemovalGuard(maxRemovals: settings.maxRemovals, maxRemovalPercent: settings.maxRemovalPercent)

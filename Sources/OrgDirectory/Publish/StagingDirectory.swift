@@ -52,6 +52,27 @@ public final class StagingDirectory: Sendable {
         state.withLock { $0.written += 1 }
     }
 
+    /// Hard-links the published files at `relativePaths` into the new site, all or none: a person whose inputs
+    /// did not change keeps their files (and modification times) without being rendered. Nothing is left
+    /// linked on failure, so a later `write` to the same path never truncates a published file through a link.
+    public func carryOver(_ relativePaths: [String]) -> Bool {
+        guard let previousPath else { return false }
+        var linked: [String] = []
+        for relativePath in relativePaths {
+            let target = rootPath + "/" + relativePath
+            guard let components = try? Self.validatedComponents(relativePath),
+                (try? ensureParent(of: components)) != nil,
+                link(previousPath + "/" + relativePath, target) == 0
+            else {
+                for path in linked { unlink(path) }
+                return false
+            }
+            linked.append(target)
+        }
+        state.withLock { $0.unchanged += linked.count }
+        return true
+    }
+
     /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one.
     func carryOverDotfiles(except skipped: Set<String>) {
         guard let previous,

@@ -7,6 +7,16 @@ import Foundation
 public protocol SiteOutput: Sendable {
     /// Writes one file; `relativePath` uses `/` and never starts with `/` or contains `..`.
     func write(_ bytes: [UInt8], to relativePath: String) throws
+
+    /// Puts the published site's files at `relativePaths` into the new site unchanged, all or none; false when
+    /// any of them is missing or this output has no published site. Called instead of rendering files whose
+    /// inputs are known to be unchanged.
+    func carryOver(_ relativePaths: [String]) -> Bool
+}
+
+extension SiteOutput {
+    /// Outputs without a published site to take files from render everything.
+    public func carryOver(_ relativePaths: [String]) -> Bool { false }
 }
 
 /// A `SiteOutput` writing straight into a folder, creating subfolders as needed (tests, `render` tooling).

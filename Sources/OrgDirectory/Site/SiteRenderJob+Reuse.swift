@@ -39,12 +39,15 @@ extension SiteRenderJob {
         return chunk
     }
 
-    /// The site-wide inputs of every person page: format and orgdir version, the options a person page shows
+    /// The site-wide inputs of every person page: format and orgdir version, the running build and cmark-gfm
+    /// (a rebuilt binary or an upgraded library may render differently), the options a person page shows
     /// (title, exports in the layout, hidden fields) and the template set.
     static func siteFingerprintInput(options: SiteOptions, templates: TemplateSet) -> [UInt8] {
         var input = FingerprintInput()
         input.add("orgdir-person-files/1")
         input.add(OrgDirVersion.current)
+        input.add(ExecutableIdentity.current)
+        input.add(Markdown.libraryVersion)
         input.add(options.title)
         input.add(options.exports.map(\.rawValue).sorted().joined(separator: ","))
         input.add(options.hideFields.sorted().joined(separator: "\n"))

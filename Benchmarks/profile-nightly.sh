@@ -25,9 +25,9 @@ perf record -F 499 -g -o "$dir/perf.data" /usr/bin/time -f '%e %U %S %M' -o "$re
     "$bin/orgdir" build --config "$dir/settings.plist" --json > "$report/nightly.json" 2> "$report/nightly.err"
 demangle() { swift demangle --simplified 2>/dev/null || cat; }
 perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 80 \
-    | demangle > "$report/top-inclusive.txt"
+    | demangle > "$report/top-inclusive.txt" || true
 perf report -i "$dir/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' \
-    | head -n 60 | demangle > "$report/top-self.txt"
+    | head -n 60 | demangle > "$report/top-self.txt" || true
 echo "full build (wall user sys KB): $(cat "$report/full.time")" >&2
 echo "nightly    (wall user sys KB): $(cat "$report/nightly.time")" >&2
 echo "top functions: $report/top-inclusive.txt, $report/top-self.txt" >&2

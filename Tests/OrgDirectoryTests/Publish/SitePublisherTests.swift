@@ -73,7 +73,9 @@ struct SitePublisherTests {
 
     @Test(
         "carrying a file over checks its path as writing it does",
-        arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "people/ada.html", "x", "a/b/c.js"])
+        arguments: [
+            "../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "people/ada.html", "x", "a/b/c.js",
+        ])
     func carryOverPathCheck(path: String) {
         let components = try? StagingDirectory.validatedComponents(path)
         let folder = StagingDirectory.safeParentFolder(of: path)
@@ -92,13 +94,14 @@ struct SitePublisherTests {
         try staging.write(Array("a".utf8), to: "people/a.html")
         try staging.write(Array("b".utf8), to: "people/b.html")
         try publisher.publish(staging, generatedAt: Date())
-        let before = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people/a.html").path)
+        let page = output.appendingPathComponent("people/a.html").path
+        let before = try FileManager.default.attributesOfItem(atPath: page)
         staging = try publisher.makeStaging()
         #expect(staging.carryOver(["people/a.html", "people/b.html"]))
         #expect(!staging.carryOver(["people/c.html"]))
         #expect(!staging.carryOver(["people/b.html", "people/missing.html"]), "b is linked already")
         try publisher.publish(staging, generatedAt: Date())
-        let after = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people/a.html").path)
+        let after = try FileManager.default.attributesOfItem(atPath: page)
         #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
         #expect(try String(contentsOf: output.appendingPathComponent("people/b.html"), encoding: .utf8) == "b")
         #expect(staging.counts.unchanged == 2)

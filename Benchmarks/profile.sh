@@ -19,19 +19,7 @@ bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 dir=$work/profile
 rm -rf "$dir" && mkdir -p "$dir"
 
-"$bin/graph-sandbox" --port 0 --users "$users" --seed 1 > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
-sandbox=$!
-trap 'kill "$sandbox" 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do grep -q http "$dir/sandbox.url" 2>/dev/null && break; sleep 0.1; done
-base=$(head -n1 "$dir/sandbox.url")
-cat > "$dir/settings.plist" <<PLIST
-<?xml version="1.0" encoding="UTF-8"?>
-<plist version="1.0"><dict>
-<key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
-<key>authority</key><string>$base</string><key>graphAPI</key><string>$base/</string>
-<key>output</key><string>$dir/Output</string><key>state</key><string>$dir/State</string>
-</dict></plist>
-PLIST
+. Benchmarks/sandbox.sh
 
 demangle() { swift demangle --simplified 2>/dev/null || cat; }
 # Valgrind 3.19's DWARF reader gives up on the Swift binary's debug info ("request for range ... exceeds valid

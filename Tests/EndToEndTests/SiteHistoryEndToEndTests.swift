@@ -141,4 +141,49 @@ struct SiteHistoryEndToEndTests {
             #expect(index.contains("people.json") && !index.contains("people.csv"))
         }
     }
+
+    @Test("a nightly run renders only the people a change touched and carries the rest over, byte for byte")
+    func unchangedPeopleAreNotRendered() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 40, seed: 12)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("expandManager", "<true/>")])
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            func build() async throws -> [String: Any] {
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                return Self.summary(outcome)
+            }
+            let first = try await build()
+            #expect(first["peopleRendered"] as? Int == 40 && first["peopleReused"] as? Int == 0, "\(first)")
+            let fingerprints = workspace.state.appendingPathComponent("render-fingerprints.txt")
+            #expect(FileManager.default.fileExists(atPath: fingerprints.path))
+            let unchanged = try await build()
+            #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
+
+            // Someone with no reports changes title: their page and their manager's (which lists it) are rendered.
+            let everyone = await sandbox.users
+            let changer = try #require(everyone.first { user in !everyone.contains { $0.managerId == user.id } })
+            var changed = changer
+            changed.jobTitle = "Chief Tester"
+            try await sandbox.mutate(.update(changed))
+            let nightly = try await build()
+            #expect(changer.managerId != nil, "the seed must give the changer a manager")
+            let expected = changer.managerId == nil ? 1 : 2
+            #expect(nightly["peopleRendered"] as? Int == expected, "\(nightly)")
+            #expect(nightly["peopleReused"] as? Int == 40 - expected, "\(nightly)")
+
+            // Without the fingerprints everyone is rendered, and every byte comes out as the nightly left it.
+            try FileManager.default.removeItem(at: fingerprints)
+            let before = try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" }
+            let full = try await build()
+            #expect(full["peopleRendered"] as? Int == 40, "\(full)")
+            #expect(full["filesWritten"] as? Int == 0, "\(full)")
+            #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == before)
+        }
+    }
 }

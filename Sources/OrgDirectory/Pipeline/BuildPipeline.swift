@@ -94,7 +94,7 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw .state("the site was published, but the snapshot could not be saved: \(error.errorDescription ?? "\(error)")")
         }
-        var warnings = outcome.warnings + site.warnings
+        var warnings = outcome.warnings + site.warnings + counts.warnings
         do {
             try runHistory?.record(diff: diff, savedName: snapshotURL.lastPathComponent, metadata: metadata)
         } catch {
@@ -119,7 +119,8 @@ public struct BuildPipeline: Sendable {
             removedByRule: Dictionary(uniqueKeysWithValues: removed.map { ($0.key.rawValue, $0.value) }),
             filesWritten: counts.written, filesUnchanged: counts.unchanged, tokensIssued: await tokens.tokensIssued,
             output: settings.outputDirectory.path, snapshot: snapshotURL.path,
-            durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings)
+            durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
+            peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -187,32 +188,61 @@ public struct BuildPipeline: Sendable {
         }
     }
 
+    /// Renders into a staging folder and swaps it in; people unchanged since the published site (by their
+    /// stored render fingerprint) are carried over from it instead of rendered.
     private func renderAndPublish(
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory
-    ) async throws(BuildError) -> (
-        written: Int, unchanged: Int
-    ) {
+    ) async throws(BuildError) -> PublishCounts {
         let publisher = SitePublisher(output: settings.outputDirectory)
+        let fingerprintStore = RenderFingerprintStore(
+            stateDirectory: settings.stateDirectory, output: publisher.output)
         let staging: StagingDirectory
         do {
             staging = try publisher.makeStaging()
         } catch {
             throw .publish(error)
         }
+        let report: SiteReport
         do {
-            _ = try await renderer.render(people, generatedAt: generatedAt, history: history, to: staging)
+            report = try await renderer.render(
+                people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
+                reusing: staging.previous == nil ? nil : fingerprintStore.load(), to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
         }
+        // From here until the new fingerprints are saved, the stored ones may not match the published site.
+        fingerprintStore.clear()
         do {
             try publisher.publish(staging, generatedAt: generatedAt)
         } catch {
             publisher.discard(staging)
             throw .publish(error)
         }
-        return staging.counts
+        var warnings: [String] = []
+        if let fingerprints = report.fingerprints {
+            do {
+                try fingerprintStore.save(fingerprints)
+            } catch {
+                warnings.append(
+                    "the render fingerprints could not be saved (\(error.errorDescription ?? "\(error)")); "
+                        + "the next run renders every page")
+            }
+        }
+        let files = staging.counts
+        return PublishCounts(
+            written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
+            peopleReused: report.peopleReused, warnings: warnings)
     }
 }
 
 extension StagingDirectory: SiteOutput {}
+
+/// What publishing did: files written and carried over, people rendered and reused, and any warnings.
+struct PublishCounts {
+    var written: Int
+    var unchanged: Int
+    var peopleRendered: Int
+    var peopleReused: Int
+    var warnings: [String]
+}

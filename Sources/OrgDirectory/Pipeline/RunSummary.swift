@@ -18,4 +18,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var snapshot: String
     public var durationSeconds: Double
     public var warnings: [String]
+    /// People whose pages were rendered this run, and people whose published pages were carried over
+    /// unchanged because nothing that shapes them changed (render fingerprints in the state folder).
+    public var peopleRendered: Int = 0
+    public var peopleReused: Int = 0
 }

@@ -15,6 +15,9 @@ enum Markdown {
     /// The registered extensions, looked up once: Debian's cmark-gfm registers them without a lock.
     private static let extensions = RegisteredExtensions()
 
+    /// The cmark-gfm library's version ("0.29.0.gfm.6"), part of every render fingerprint.
+    static var libraryVersion: String { String(cString: cmark_version_string()) }
+
     /// Renders `markdown` to an HTML fragment, or nil when cmark fails.
     ///
     /// With `rewritingMarkdownLinks`, relative links to `*.md` files point to their `*.html` twins, so one

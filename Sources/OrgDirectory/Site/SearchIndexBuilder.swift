@@ -68,9 +68,9 @@ struct SearchIndexBuilder {
         var cache: [String: [String]] = [:]
         for person in directory.people {
             for (token, matchClass) in Self.tokens(of: person.user, cache: &cache) {
-                var lists = postings[token] ?? [[], [], []]
-                lists[matchClass.rawValue].append(person.index)
-                postings[token] = lists
+                // Appended in place: copying the lists out and back in copied a common token's whole list
+                // (a company name: everyone) on every append, which made this quadratic.
+                postings[token, default: [[], [], []]][matchClass.rawValue].append(person.index)
             }
         }
         return postings

@@ -69,7 +69,9 @@ enum SiteExports {
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             text = "'" + text
         }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Most values hold no quote; Foundation's search costs more than the scan that skips it.
+        if text.utf8.contains(UInt8(ascii: "\"")) { text = text.replacingOccurrences(of: "\"", with: "\"\"") }
+        return "\"" + text + "\""
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.

@@ -11,6 +11,11 @@ public protocol SiteOutput: Sendable {
     /// Writes one large file from pieces that `produce` hands to its `emit` argument in order, so an export of
     /// a million people is never whole in memory.
     func write(to relativePath: String, pieces produce: SitePieceProducer) throws
+
+    /// Puts the published site's files at `relativePaths` into the new site unchanged, all or none; false when
+    /// any of them is missing or this output has no published site. Called instead of rendering files whose
+    /// inputs are known to be unchanged.
+    func carryOver(_ relativePaths: [String]) -> Bool
 }
 
 /// Produces a file in pieces: calls `emit` with each piece, in order.
@@ -23,6 +28,9 @@ extension SiteOutput {
         try produce { gathered.bytes += $0 }
         try write(gathered.bytes, to: relativePath)
     }
+
+    /// Outputs without a published site to take files from render everything.
+    public func carryOver(_ relativePaths: [String]) -> Bool { false }
 }
 
 /// The pieces of one file, gathered (the producer's `emit` is escaping, so it cannot capture a local `var`).

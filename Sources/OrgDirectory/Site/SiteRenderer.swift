@@ -31,51 +31,72 @@ public struct SiteRenderer: Sendable {
 
     /// Renders every file for `people` (any order) into `output`; `generatedAt` is the "data as of" stamp and
     /// `history` the retained changes (including this run's) for the change page, the feed and person pages.
+    ///
+    /// With `fingerprintsFor` (the published folder's path) every person's render fingerprint is returned in the
+    /// report, and people whose fingerprint equals the one in `previous` (kept by the run that published that
+    /// folder) are carried over from it by `output` instead of being rendered.
     public func render(
-        _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(), to output: some SiteOutput
+        _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
+        fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
+        to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = SiteDirectory(users: people, hiding: options.hideFields)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields))
+        let site = published.map { _ in SiteRenderJob.siteFingerprintInput(options: options, templates: templates) }
+        let previous = previous.flatMap { $0.output == published ? $0 : nil }
         var paths: [String] = []
         var shards = 0
+        var people = SiteRenderJob.PeopleChunk()
         do {
-            try await withThrowingTaskGroup(of: (paths: [String], shards: Int).self) { group in
+            try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
                 // The whole-directory files go first, so person chunks fill the other cores around them instead of
                 // one long task finishing alone at the end; the search index and the exports (the two that hold a
                 // copy of everyone in memory) run one after the other, never together.
-                var pending: [@Sendable () throws -> (paths: [String], shards: Int)] = [
+                var pending: [@Sendable () throws -> RenderPart] = [
                     {
                         let search = try job.renderSearch(to: output)
-                        return (search.paths + (try job.renderExports(to: output)), search.shards)
+                        return RenderPart(search.paths + (try job.renderExports(to: output)), shards: search.shards)
                     },
-                    { (try job.renderBrowse(to: output), 0) },
-                    { (try job.renderDepartments(to: output) + (try job.renderIndex(to: output)), 0) },
-                    { (try job.renderChanges(to: output), 0) },
-                    { (try job.writeAssets(to: output), 0) },
+                    { RenderPart(try job.renderBrowse(to: output)) },
+                    { RenderPart(try job.renderDepartments(to: output) + (try job.renderIndex(to: output))) },
+                    { RenderPart(try job.renderChanges(to: output)) },
+                    { RenderPart(try job.writeAssets(to: output)) },
                 ]
                 var start = 0
                 while start < directory.people.count {
                     let range = start..<min(directory.people.count, start + Self.personChunk)
-                    pending.append { (try job.renderPeople(range, to: output), 0) }
+                    if let site {
+                        pending.append {
+                            let chunk = try job.renderPeople(range, reusing: previous, site: site, to: output)
+                            return RenderPart(chunk.paths, people: chunk)
+                        }
+                    } else {
+                        pending.append { RenderPart(try job.renderPeople(range, to: output)) }
+                    }
                     start = range.upperBound
+                }
+                func collect(_ done: RenderPart) {
+                    paths += done.paths
+                    shards += done.shards
+                    if let chunk = done.people {
+                        people.fingerprints += chunk.fingerprints
+                        people.rendered += chunk.rendered
+                        people.reused += chunk.reused
+                    }
                 }
                 var running = 0
                 for work in pending {
                     if running >= workers, let done = try await group.next() {
-                        paths += done.paths
-                        shards += done.shards
+                        collect(done)
                         running -= 1
                     }
                     group.addTask { try work() }
                     running += 1
                 }
-                for try await done in group {
-                    paths += done.paths
-                    shards += done.shards
-                }
+                for try await done in group { collect(done) }
             }
         } catch let error as SiteError {
             throw error
@@ -83,8 +104,30 @@ public struct SiteRenderer: Sendable {
             throw .writeFailed(path: "site", reason: "\(error)")
         }
         paths.sort()
-        return SiteReport(
+        var report = SiteReport(
             filesWritten: paths.count, people: directory.people.count, searchShards: shards,
             departments: directory.departments.count, paths: paths)
+        report.peopleRendered = site == nil ? directory.people.count : people.rendered
+        report.peopleReused = people.reused
+        report.fingerprints = published.map { output in
+            RenderFingerprints(
+                output: output,
+                byID: Dictionary(people.fingerprints.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { $1 }))
+        }
+        return report
+    }
+}
+
+/// What one render task produced: its files, the search shards among them, and for person chunks the
+/// fingerprints and counts.
+private struct RenderPart: Sendable {
+    var paths: [String]
+    var shards = 0
+    var people: SiteRenderJob.PeopleChunk?
+
+    init(_ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil) {
+        self.paths = paths
+        self.shards = shards
+        self.people = people
     }
 }

@@ -10,6 +10,12 @@ public struct SiteReport: Sendable, Equatable {
     public var departments: Int
     /// Every relative path written, sorted, so Publish can remove what is no longer there.
     public var paths: [String]
+    /// People whose three files were rendered, and people whose published files were carried over because
+    /// their render fingerprint was unchanged.
+    public var peopleRendered: Int = 0
+    public var peopleReused: Int = 0
+    /// Every person's render fingerprint, for the next run; nil when the render was not asked to keep them.
+    public var fingerprints: RenderFingerprints?
 
     public init(
         filesWritten: Int = 0, people: Int = 0, searchShards: Int = 0, departments: Int = 0, paths: [String] = []

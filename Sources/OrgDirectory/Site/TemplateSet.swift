@@ -8,6 +8,8 @@ struct TemplateSet: Sendable {
     let sources: [String: String]
     /// Asset files by relative path (`assets/site.css`), written to the site as they are.
     let assets: [String: [UInt8]]
+    /// A digest of every template text and asset, so a changed set invalidates stored render fingerprints.
+    let fingerprint: RenderFingerprint
     private let library: MustacheLibrary
 
     /// Templates whose values are escaped for Markdown rather than HTML.
@@ -52,6 +54,7 @@ struct TemplateSet: Sendable {
         self.library = library
         self.assets = assets
         self.sources = texts.mapValues(\.source)
+        self.fingerprint = Self.fingerprint(texts: texts.mapValues(\.text), assets: assets)
     }
 
     /// Renders template `name` with `context`; a template that renders nothing is an error, never a blank page.

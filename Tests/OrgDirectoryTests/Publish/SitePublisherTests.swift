@@ -119,6 +119,42 @@ struct SitePublisherTests {
         #expect(throws: PublishError.self) { try StagingDirectory.validatedComponents(path) }
     }
 
+    @Test(
+        "carrying a file over checks its path as writing it does",
+        arguments: [
+            "../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "people/ada.html", "x", "a/b/c.js",
+        ])
+    func carryOverPathCheck(path: String) {
+        let components = try? StagingDirectory.validatedComponents(path)
+        let folder = StagingDirectory.safeParentFolder(of: path)
+        #expect((folder == nil) == (components == nil))
+        if let components, let folder { #expect(String(folder) == components.dropLast().joined(separator: "/")) }
+    }
+
+    @Test("a carried-over file is a hard link to the published one; a missing one carries nothing over")
+    func carryOver() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("Output")
+        let publisher = SitePublisher(output: output)
+        var staging = try publisher.makeStaging()
+        #expect(!staging.carryOver(["people/a.html"]), "a first run has nothing to carry over")
+        try staging.write(Array("a".utf8), to: "people/a.html")
+        try staging.write(Array("b".utf8), to: "people/b.html")
+        try publisher.publish(staging, generatedAt: Date())
+        let page = output.appendingPathComponent("people/a.html").path
+        let before = try FileManager.default.attributesOfItem(atPath: page)
+        staging = try publisher.makeStaging()
+        #expect(staging.carryOver(["people/a.html", "people/b.html"]))
+        #expect(!staging.carryOver(["people/c.html"]))
+        #expect(!staging.carryOver(["people/b.html", "people/missing.html"]), "b is linked already")
+        try publisher.publish(staging, generatedAt: Date())
+        let after = try FileManager.default.attributesOfItem(atPath: page)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(try String(contentsOf: output.appendingPathComponent("people/b.html"), encoding: .utf8) == "b")
+        #expect(staging.counts.unchanged == 2)
+    }
+
     @Test("a discarded staging folder leaves the published site as it was")
     func discard() throws {
         let root = try temporaryFolder()

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Where a nightly rebuild's time goes: one full `orgdir build` of a sandbox tenant (untimed), 1% of the people
+# changed through POST /_sandbox/changes (the bench's churn), then the nightly `orgdir build` under
+# `perf record -g` and GNU time. Writes the top functions (inclusive and self) and the run's summary to
+# Benchmarks/work/profile-nightly/. Needs the release binaries Benchmarks/run.sh builds.
+#   PROFILE_USERS=100000  people in the tenant
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+scratch=${BENCH_SCRATCH:-$root/.build-bench}
+work=${BENCH_WORK:-$root/Benchmarks/work}
+users=${PROFILE_USERS:-100000}
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+dir=${PROFILE_DIR:-/dev/shm/orgdir-profile-nightly}
+report=$work/profile-nightly
+rm -rf "$dir" "$report" && mkdir -p "$dir" "$report"
+
+. Benchmarks/sandbox.sh
+export ORGDIR_CLIENT_SECRET=sandbox-secret
+/usr/bin/time -f '%e %U %S %M' -o "$report/full.time" "$bin/orgdir" build --config "$dir/settings.plist" --json \
+    > "$report/full.json" 2> "$report/full.err"
+curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": 1001}" \
+    "$base/_sandbox/changes" > "$report/changes.json"
+perf record -F 499 -g -o "$dir/perf.data" /usr/bin/time -f '%e %U %S %M' -o "$report/nightly.time" \
+    "$bin/orgdir" build --config "$dir/settings.plist" --json > "$report/nightly.json" 2> "$report/nightly.err"
+demangle() { swift demangle --simplified 2>/dev/null || cat; }
+perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 80 \
+    | demangle > "$report/top-inclusive.txt" || true
+perf report -i "$dir/perf.data" --no-children --sort symbol --stdio -g none 2>/dev/null | grep '%' \
+    | head -n 60 | demangle > "$report/top-self.txt" || true
+echo "full build (wall user sys KB): $(cat "$report/full.time")" >&2
+echo "nightly    (wall user sys KB): $(cat "$report/nightly.time")" >&2
+echo "top functions: $report/top-inclusive.txt, $report/top-self.txt" >&2

@@ -1,0 +1,16 @@
+# Sourced by the profile scripts: starts graph-sandbox with $users people (seed 1) in the background, waits for
+# its URL, and writes $dir/settings.plist pointing orgdir at it (output and state in $dir). Needs $bin, $dir
+# and $users; sets $sandbox (the pid, killed on exit) and $base (the sandbox's URL).
+"$bin/graph-sandbox" --port 0 --users "$users" --seed 1 > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
+sandbox=$!
+trap 'kill "$sandbox" 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do grep -q http "$dir/sandbox.url" 2>/dev/null && break; sleep 0.1; done
+base=$(head -n1 "$dir/sandbox.url")
+cat > "$dir/settings.plist" <<PLIST
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+<key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
+<key>authority</key><string>$base</string><key>graphAPI</key><string>$base/</string>
+<key>output</key><string>$dir/Output</string><key>state</key><string>$dir/State</string>
+</dict></plist>
+PLIST

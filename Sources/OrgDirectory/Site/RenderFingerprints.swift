@@ -1,0 +1,64 @@
+/// Every person's render fingerprint from one run, by Graph id, as kept in the state folder between runs.
+///
+/// It only ever speeds a run up: a file that is missing, unreadable, from another orgdir version or for
+/// another output folder is ignored, and everyone is rendered.
+public struct RenderFingerprints: Sendable, Equatable {
+    /// The published folder these fingerprints describe (absolute, standardized path).
+    public let output: String
+    private(set) var byID: [String: RenderFingerprint]
+
+    /// The first line of the file: names the format and its version.
+    static let header = "orgdir render fingerprints 1"
+
+    init(output: String, byID: [String: RenderFingerprint] = [:]) {
+        self.output = output
+        self.byID = byID
+    }
+
+    /// People with a fingerprint.
+    public var count: Int { byID.count }
+
+    func fingerprint(of id: String) -> RenderFingerprint? {
+        byID[id]
+    }
+
+    /// The file's text: the header, the orgdir version, the output folder, then `<hex> <id>` per line in id
+    /// order (so the same people give the same bytes). Ids that could break a line are left out: those
+    /// people are simply rendered next time.
+    public func encoded() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(byID.count * 72 + 128)
+        out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
+        for (id, fingerprint) in byID.sorted(by: { $0.key < $1.key }) where Self.isStorable(id) {
+            out += Array(fingerprint.hex.utf8)
+            out.append(UInt8(ascii: " "))
+            out += Array(id.utf8)
+            out.append(UInt8(ascii: "\n"))
+        }
+        return out
+    }
+
+    /// Reads `encoded()`'s text; nil when it is not this format, not this orgdir version, or not for `output`.
+    public static func decode(_ bytes: [UInt8], output: String) -> RenderFingerprints? {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.count >= 3,
+            String(decoding: lines[0], as: UTF8.self) == header,
+            String(decoding: lines[1], as: UTF8.self) == "version \(OrgDirVersion.current)",
+            String(decoding: lines[2], as: UTF8.self) == "output \(output)",
+            lines.last?.isEmpty == true
+        else { return nil }
+        var byID: [String: RenderFingerprint] = [:]
+        byID.reserveCapacity(lines.count)
+        for line in lines.dropFirst(3).dropLast() {
+            guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " ") else { return nil }
+            let hex = String(decoding: line.prefix(32), as: UTF8.self)
+            guard let fingerprint = RenderFingerprint(hex: hex[...]) else { return nil }
+            byID[String(decoding: line.dropFirst(33), as: UTF8.self)] = fingerprint
+        }
+        return RenderFingerprints(output: output, byID: byID)
+    }
+
+    private static func isStorable(_ id: String) -> Bool {
+        !id.isEmpty && !id.utf8.contains(UInt8(ascii: "\n")) && !id.utf8.contains(UInt8(ascii: "\r"))
+    }
+}

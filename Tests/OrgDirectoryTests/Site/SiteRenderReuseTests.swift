@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A nightly render that carries unchanged people over must give the very bytes a full build from scratch of the
+/// same data gives, and must not render the people it carried over.
+@Suite("Nightly render reuse")
+struct SiteRenderReuseTests {
+    static let generatedAt = Date(timeIntervalSince1970: 1_763_000_000)
+
+    /// Two nights and a build from scratch of the second night's data.
+    struct Nightly {
+        let root: URL
+        let output: URL
+        let first: SiteReport
+        let second: SiteReport
+
+        /// Every file of the published site (the marker aside) equals the build from scratch, and no file is
+        /// missing or extra.
+        func matchesBuildFromScratch(
+            _ users: [User], options: SiteOptions, history: ChangeHistory
+        ) async throws -> Bool {
+            let fresh = root.appendingPathComponent("fresh")
+            let renderer = try SiteRenderer(options: options)
+            _ = try await renderer.render(
+                users, generatedAt: SiteRenderReuseTests.generatedAt, history: history,
+                to: DirectorySiteOutput(root: fresh))
+            let published = try Self.files(in: output).filter { $0.key != SitePublisher.markerName }
+            let scratch = try Self.files(in: fresh)
+            return published.count > 0 && published == scratch
+        }
+
+        static func files(in folder: URL) throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+            while let url = enumerator?.nextObject() as? URL {
+                guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+                let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+                files[relative] = try Data(contentsOf: url)
+            }
+            return files
+        }
+    }
+
+    /// Publishes `before` with `options`, then `after` with `afterOptions` reusing the first run's fingerprints,
+    /// as the build pipeline does; `between` may touch the published site in between.
+    static func nightly(
+        _ before: [User], _ after: [User], options: SiteOptions = SiteOptions(), afterOptions: SiteOptions? = nil,
+        history: ChangeHistory = SiteFixtures.history, between: (URL) throws -> Void = { _ in }
+    ) async throws -> Nightly {
+        let root = try SiteFixtures.temporaryFolder()
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        var staging = try publisher.makeStaging()
+        let first = try await SiteRenderer(options: options).render(
+            before, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
+            to: staging)
+        try publisher.publish(staging, generatedAt: generatedAt)
+        try between(publisher.output)
+        staging = try publisher.makeStaging()
+        let second = try await SiteRenderer(options: afterOptions ?? options).render(
+            after, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
+            reusing: first.fingerprints, to: staging)
+        try publisher.publish(staging, generatedAt: generatedAt)
+        return Nightly(root: root, output: publisher.output, first: first, second: second)
+    }
+
+    /// Managers are named only by their id here, so a report's page shows the name resolved from the directory.
+    static var team: [User] {
+        SiteFixtures.friendly.map { user in
+            var user = user
+            if let manager = user.manager { user.manager = ManagerReference(id: manager.id, displayName: nil) }
+            return user
+        }
+    }
+
+    static func changing(_ users: [User], id: String, _ change: (inout User) -> Void) -> [User] {
+        users.map { user in
+            var user = user
+            if user.id == id { change(&user) }
+            return user
+        }
+    }
+
+    @Test("with nothing changed, nobody is rendered and the site equals a build from scratch")
+    func nothingChanged() async throws {
+        let run = try await Self.nightly(Self.team, Self.team)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.first.peopleRendered == Self.team.count)
+        #expect(run.second.peopleRendered == 0)
+        #expect(run.second.peopleReused == Self.team.count)
+        #expect(try await run.matchesBuildFromScratch(Self.team, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    @Test("a changed job title renders that person and their manager (whose page lists it), nobody else")
+    func changedJobTitle() async throws {
+        let after = Self.changing(Self.team, id: SiteFixtures.ivan.id) { $0.jobTitle = "Lead Analyst" }
+        let run = try await Self.nightly(Self.team, after)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.second.peopleRendered == 2)
+        #expect(run.second.peopleReused == Self.team.count - 2)
+        #expect(try await run.matchesBuildFromScratch(after, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    @Test(
+        "a renamed manager re-renders their reports, whose pages show the manager's name (and slug)",
+        arguments: ["Søren Nørgaard", "SØREN ØSTERGAARD"])
+    func renamedManager(name: String) async throws {
+        let after = Self.changing(Self.team, id: SiteFixtures.boss.id) { $0.displayName = name }
+        #expect(
+            (Slug.assign(after) == Slug.assign(Self.team)) == (name == "SØREN ØSTERGAARD"),
+            "the upper-case rename keeps every slug, so only the name tells the reports' pages apart")
+        let run = try await Self.nightly(Self.team, after)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        // The manager, and Jürgen and Иван who report to them.
+        #expect(run.second.peopleRendered == 3)
+        #expect(try await run.matchesBuildFromScratch(after, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    @Test("a new report re-renders the manager's page; a leaver's files disappear")
+    func newReportAndLeaver() async throws {
+        let hire = User(
+            id: "0a1b2c3d-0000-4000-8000-000000000099", userPrincipalName: "new@contoso.com",
+            displayName: "Nora New", givenName: "Nora", surname: "New", jobTitle: "Engineer",
+            manager: ManagerReference(id: SiteFixtures.strasse.id, displayName: nil))
+        let after = Self.team.filter { $0.id != SiteFixtures.chen.id } + [hire]
+        let run = try await Self.nightly(Self.team, after)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.second.peopleRendered == 2)
+        #expect(try await run.matchesBuildFromScratch(after, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    /// Two people with the same name whose ids' short hashes collide (found by a birthday search over ids).
+    static func collidingPair() -> (User, User) {
+        var seen: [String: User] = [:]
+        for number in 0..<1_000_000 {
+            let user = User(
+                id: "twin-\(number)", userPrincipalName: "twin\(number)@contoso.com", displayName: "Tove Twin",
+                givenName: "Tove", surname: "Twin",
+                manager: ManagerReference(id: SiteFixtures.boss.id, displayName: nil))
+            let slug = Slug.make(for: user)
+            if let earlier = seen[slug] { return (earlier, user) }
+            seen[slug] = user
+        }
+        return (seen.values.first ?? SiteFixtures.greek, SiteFixtures.greek)
+    }
+
+    @Test("a joiner whose slug collides with someone's moves that person's files and their manager's link")
+    func slugCollision() async throws {
+        let (existing, joiner) = Self.collidingPair()
+        #expect(Slug.make(for: existing) == Slug.make(for: joiner), "the fixture must make the slugs collide")
+        let before = Self.team + [existing]
+        let after = before + [joiner]
+        let run = try await Self.nightly(before, after)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        // The existing twin (longer slug now), the joiner, and Søren whose reports list links the twin's page.
+        #expect(run.second.peopleRendered == 3)
+        #expect(try await run.matchesBuildFromScratch(after, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    @Test("a changed title, hidden field or exports list renders everyone", arguments: [0, 1, 2])
+    func changedOptions(variant: Int) async throws {
+        var changed = SiteOptions()
+        switch variant {
+        case 0: changed.title = "Phone book"
+        case 1: changed.hideFields = ["mobilePhone"]
+        default: changed.exports = [.csv]
+        }
+        let run = try await Self.nightly(Self.team, Self.team, afterOptions: changed)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.second.peopleReused == 0)
+        #expect(try await run.matchesBuildFromScratch(Self.team, options: changed, history: SiteFixtures.history))
+    }
+
+    @Test("a templates folder that overrides one partial or one asset renders everyone", arguments: [false, true])
+    func changedTemplates(asset: Bool) async throws {
+        let folder = try SiteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if asset {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("assets"), withIntermediateDirectories: true)
+            try "body { color: teal }\n".write(
+                to: folder.appendingPathComponent("assets/site.css"), atomically: true, encoding: .utf8)
+        } else {
+            try "{{#manager}}Boss: {{name}}{{/manager}}\n".write(
+                to: folder.appendingPathComponent("person.mustache"), atomically: true, encoding: .utf8)
+        }
+        var changed = SiteOptions()
+        changed.templatesDirectory = folder
+        let run = try await Self.nightly(Self.team, Self.team, afterOptions: changed)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.second.peopleReused == 0)
+        #expect(try await run.matchesBuildFromScratch(Self.team, options: changed, history: SiteFixtures.history))
+    }
+
+    @Test("a person whose published file was deleted is rendered again instead of carried over")
+    func missingPublishedFile() async throws {
+        let slug = Slug.assign(Self.team)[0]
+        let run = try await Self.nightly(Self.team, Self.team) { output in
+            try FileManager.default.removeItem(at: output.appendingPathComponent("people/\(slug).vcf"))
+        }
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.second.peopleRendered == 1)
+        #expect(try await run.matchesBuildFromScratch(Self.team, options: SiteOptions(), history: SiteFixtures.history))
+    }
+
+    @Test("without a history every run's stamp is new, so everyone is rendered again")
+    func newStampWithoutHistory() async throws {
+        let run = try await Self.nightly(Self.team, Self.team, history: ChangeHistory())
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        // Same generatedAt here, so the stamp is the same and everyone is reused; a later run is tested below.
+        #expect(run.second.peopleReused == Self.team.count)
+        let later = try await SiteRenderer(options: SiteOptions()).render(
+            Self.team, generatedAt: Self.generatedAt + 3_600, history: ChangeHistory(),
+            fingerprintsFor: run.output.path, reusing: run.second.fingerprints,
+            to: DirectorySiteOutput(root: run.root.appendingPathComponent("later")))
+        #expect(later.peopleReused == 0)
+    }
+
+    @Test("fingerprints kept for another output folder are not used")
+    func otherOutputFolder() async throws {
+        let run = try await Self.nightly(Self.team, Self.team)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        let elsewhere = SitePublisher(output: run.root.appendingPathComponent("Elsewhere"))
+        let staging = try elsewhere.makeStaging()
+        let report = try await SiteRenderer(options: SiteOptions()).render(
+            Self.team, generatedAt: Self.generatedAt, history: SiteFixtures.history,
+            fingerprintsFor: elsewhere.output.path, reusing: run.second.fingerprints, to: staging)
+        elsewhere.discard(staging)
+        #expect(report.peopleReused == 0)
+    }
+}
+
+@Suite("Render fingerprint file")
+struct RenderFingerprintFileTests {
+    static let fingerprints = RenderFingerprints(
+        output: "/srv/Output",
+        byID: [
+            "a": RenderFingerprint(high: 1, low: 2), "b-ü": RenderFingerprint(high: .max, low: 0),
+            "bad\nid": RenderFingerprint(high: 3, low: 4),
+        ])
+
+    @Test("the file reads back to the same fingerprints, leaving out ids that could break a line")
+    func roundTrip() throws {
+        let decoded = RenderFingerprints.decode(Self.fingerprints.encoded(), output: "/srv/Output")
+        #expect(decoded?.count == 2)
+        #expect(decoded?.fingerprint(of: "b-ü") == RenderFingerprint(high: .max, low: 0))
+        #expect(decoded?.fingerprint(of: "bad\nid") == nil)
+    }
+
+    @Test(
+        "a foreign version, another output, a cut-off or corrupt file means no fingerprints",
+        arguments: ["version", "output", "cut", "corrupt", "empty"])
+    func rejected(kind: String) throws {
+        var text = String(decoding: Self.fingerprints.encoded(), as: UTF8.self)
+        var output = "/srv/Output"
+        switch kind {
+        case "version": text = text.replacingOccurrences(of: "version \(OrgDirVersion.current)", with: "version 0.0.0")
+        case "output": output = "/srv/Other"
+        case "cut": text = String(text.dropLast(5))
+        case "corrupt": text = text.replacingOccurrences(of: "00000000000000010000000000000002", with: "zz")
+        default: text = ""
+        }
+        #expect(RenderFingerprints.decode(Array(text.utf8), output: output) == nil)
+    }
+
+    @Test("the store writes atomically into the state folder and forgets on clear")
+    func store() throws {
+        let state = try SiteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = RenderFingerprintStore(stateDirectory: state, output: URL(fileURLWithPath: "/srv/Output"))
+        #expect(store.load() == nil)
+        try store.save(Self.fingerprints)
+        #expect(store.load()?.count == 2)
+        store.clear()
+        #expect(store.load() == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
+    }
+}

@@ -17,25 +17,29 @@ struct SiteRenderJob: Sendable {
         var paths: [String] = []
         paths.reserveCapacity(range.count * 3)
         for position in range {
-            let person = directory.people[position]
-            let base = "people/\(person.slug)"
-            let personStamp = stamp(for: person)
-            let context = personContext(person, stamp: personStamp)
-            let markdown = try templates.render("person.md", context)
-            guard let fragment = Markdown.html(from: markdown, rewritingMarkdownLinks: true) else {
-                throw .markdownFailed(path: base + ".md")
-            }
-            var pageContext = context
-            pageContext["markdownHTML"] = fragment
-            pageContext["root"] = "../"
-            let body = try templates.render("person", pageContext)
-            let html = try page(
-                kind: "person", title: person.user.displayName, root: "../", content: body, stamp: personStamp)
-            try write(markdown, base + ".md", output, &paths)
-            try write(html, base + ".html", output, &paths)
-            try write(VCard.card(for: person), base + ".vcf", output, &paths)
+            try renderPerson(directory.people[position], to: output, paths: &paths)
         }
         return paths
+    }
+
+    /// One person's `people/<slug>.md`, `.html` and `.vcf`; appends the paths written to `paths`.
+    func renderPerson(_ person: SitePerson, to output: some SiteOutput, paths: inout [String]) throws(SiteError) {
+        let base = "people/\(person.slug)"
+        let personStamp = stamp(for: person)
+        let context = personContext(person, stamp: personStamp)
+        let markdown = try templates.render("person.md", context)
+        guard let fragment = Markdown.html(from: markdown, rewritingMarkdownLinks: true) else {
+            throw .markdownFailed(path: base + ".md")
+        }
+        var pageContext = context
+        pageContext["markdownHTML"] = fragment
+        pageContext["root"] = "../"
+        let body = try templates.render("person", pageContext)
+        let html = try page(
+            kind: "person", title: person.user.displayName, root: "../", content: body, stamp: personStamp)
+        try write(markdown, base + ".md", output, &paths)
+        try write(html, base + ".html", output, &paths)
+        try write(VCard.card(for: person), base + ".vcf", output, &paths)
     }
 
     /// A person page's "data as of": when this person's record last changed in the retained history (or

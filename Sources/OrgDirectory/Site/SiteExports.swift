@@ -38,7 +38,16 @@ enum SiteExports {
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             text = "'" + text
         }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard text.utf8.contains(0x22) else { return "\"" + text + "\"" }
+        // Quotes doubled byte by byte: Foundation's replacingOccurrences was a tenth of an export's time.
+        var bytes: [UInt8] = [0x22]
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.

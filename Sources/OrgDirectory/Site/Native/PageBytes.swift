@@ -29,7 +29,7 @@ struct PageBytes {
 
     /// `{{value}}` in the Markdown template (`person.md`), escaped as `TemplateSet`'s Markdown content type does.
     mutating func markdown(_ value: String) {
-        bytes.append(contentsOf: SiteEscaping.markdown(value).utf8)
+        SiteEscaping.appendMarkdown(value, to: &bytes)
     }
 
     /// `{{count}}` of a number: Mustache writes its description, which has nothing to escape.

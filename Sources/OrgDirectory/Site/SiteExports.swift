@@ -53,30 +53,61 @@ enum SiteExports {
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
     static func json(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
         var out: [UInt8] = Array("[\n".utf8)
+        var fields: [(key: String, value: JSONValue)] = []
         for (position, person) in directory.people.enumerated() {
-            var fields: [(String, String)] = [("id", SiteEscaping.jsonString(person.user.id))]
+            fields.removeAll(keepingCapacity: true)
+            fields.append(("id", .text(person.user.id)))
             for column in columns where !hidden.contains(column.key) {
                 if column.key == "businessPhones" {
-                    let list = person.user.businessPhones.map(SiteEscaping.jsonString).joined(separator: ",")
-                    fields.append((column.key, "[" + list + "]"))
+                    fields.append((column.key, .list(person.user.businessPhones)))
                 } else if let value = value(of: column.key, person, directory) {
-                    fields.append((column.key, SiteEscaping.jsonString(value)))
+                    fields.append((column.key, .text(value)))
                 }
             }
-            fields.append(("page", SiteEscaping.jsonString("people/\(person.slug).html")))
-            for (key, value) in person.user.extra { fields.append((key, SiteEscaping.jsonString(value))) }
-            fields.sort { $0.0 < $1.0 }
-            let body = fields.map { SiteEscaping.jsonString($0.0) + ":" + $0.1 }.joined(separator: ",")
-            out += Array(("{" + body + "}" + (position == directory.people.count - 1 ? "\n" : ",\n")).utf8)
+            fields.append(("page", .text("people/\(person.slug).html")))
+            for (key, value) in person.user.extra { fields.append((key, .text(value))) }
+            fields.sort { $0.key < $1.key }
+            out.append(0x7B)
+            for (number, field) in fields.enumerated() {
+                if number > 0 { out.append(0x2C) }
+                appendJSONString(field.key, to: &out)
+                out.append(0x3A)
+                switch field.value {
+                case .text(let value):
+                    appendJSONString(value, to: &out)
+                case .list(let values):
+                    out.append(0x5B)
+                    for (index, value) in values.enumerated() {
+                        if index > 0 { out.append(0x2C) }
+                        appendJSONString(value, to: &out)
+                    }
+                    out.append(0x5D)
+                }
+            }
+            out.append(0x7D)
+            out.append(contentsOf: position == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
         }
         out += Array("]\n".utf8)
         return out
     }
 
+    /// A field value of `people.json`, encoded straight into the output (no String per field).
+    private enum JSONValue {
+        case text(String)
+        case list([String])
+    }
+
+    /// `SiteEscaping.jsonString(value)`, appended.
+    private static func appendJSONString(_ value: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        SiteEscaping.appendJSONString(value, to: &out)
+        out.append(0x22)
+    }
+
     /// `people.vcf`: every person's card, in display order.
     static func vcf(_ directory: SiteDirectory) -> [UInt8] {
         var out: [UInt8] = []
-        for person in directory.people { out += Array(VCard.card(for: person).utf8) }
+        for person in directory.people { out += VCard.cardBytes(for: person) }
         return out
     }
 

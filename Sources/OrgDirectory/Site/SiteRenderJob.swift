@@ -37,7 +37,7 @@ struct SiteRenderJob: Sendable {
         }
         try write(markdown, base + ".md", output, &paths)
         try write(html, base + ".html", output, &paths)
-        try write(VCard.card(for: person), base + ".vcf", output, &paths)
+        try write(VCard.cardBytes(for: person), base + ".vcf", output, &paths)
     }
 
     /// A person page's "data as of": when this person's record last changed in the retained history (or

@@ -3,6 +3,11 @@
 enum VCard {
     /// The complete card, ending in CRLF.
     static func card(for person: SitePerson) -> String {
+        String(decoding: cardBytes(for: person), as: UTF8.self)
+    }
+
+    /// The complete card as UTF-8, as the person page and the `people.vcf` export write it.
+    static func cardBytes(for person: SitePerson) -> [UInt8] {
         let user = person.user
         var lines: [String] = ["BEGIN:VCARD", "VERSION:4.0"]
         if isUUID(user.id) {
@@ -33,7 +38,13 @@ enum VCard {
             lines.append("ADR;TYPE=work:;" + text(office) + ";;;;;")
         }
         lines.append("END:VCARD")
-        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
+        for line in lines {
+            bytes.append(contentsOf: fold(line).utf8)
+            bytes.append(contentsOf: [0x0D, 0x0A])
+        }
+        return bytes
     }
 
     /// A TEXT value: backslash, comma, semicolon and line breaks escaped, other control characters and bidi

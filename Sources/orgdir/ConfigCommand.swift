@@ -24,6 +24,12 @@ struct ConfigCheckCommand: AsyncParsableCommand {
         } catch {
             throw fail(error.errorDescription ?? "\(error)", code: ExitStatus.config)
         }
+        // The templates a build would render with are parsed and checked too, as `orgdir build` does first.
+        do {
+            _ = try SiteRenderer(options: settings.siteOptions)
+        } catch {
+            throw fail(error.localizedDescription, code: ExitStatus.output)
+        }
         var lines = [
             "\(config): OK",
             "  tenant      \(settings.tenant)",
@@ -33,6 +39,7 @@ struct ConfigCheckCommand: AsyncParsableCommand {
             "  filter      \(settings.filter ?? "(none)")",
             "  output      \(settings.outputDirectory.path)",
             "  state       \(settings.stateDirectory.path)",
+            "  templates   \(settings.templatesDirectory?.path ?? "built-in")",
         ]
         let environment = ProcessInfo.processInfo.environment
         if environment[ClientSecret.environmentVariable] == nil && settings.clientSecretFile == nil {

@@ -115,7 +115,9 @@ struct BuildEndToEndTests {
         }
     }
 
-    @Test("a broken template override fails with exit 73, naming file, line and column, and publishes nothing")
+    @Test(
+        "a broken template override fails with exit 73, naming file, line and column, before any request, and publishes nothing"
+    )
     func brokenTemplate() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -124,13 +126,14 @@ struct BuildEndToEndTests {
         try "<h1>{{name}}</h1>\n{{#phones}}\n<p>{{number}}</p>\n".write(
             to: templates.appendingPathComponent("person.mustache"), atomically: true, encoding: .utf8)
         let configuration = SandboxConfiguration(userCount: 5)
-        try await withSandbox(configuration) { _, url in
+        try await withSandbox(configuration) { sandbox, url in
             let settings = try workspace.writeSettings(
                 sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
             let outcome = try await OrgDirProcess.run(
                 ["build", "--config", settings.path, "--templates", templates.path], in: workspace.folder,
                 environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
             #expect(outcome.status == 73, "stderr: \(outcome.stderr)")
+            #expect(await sandbox.recordedRequests().isEmpty, "no sign-in and no Graph request before the check")
             #expect(outcome.stderr.contains("person.mustache"), "\(outcome.stderr)")
             #expect(outcome.stderr.contains("person.mustache:4:1"), "file:line:column: \(outcome.stderr)")
             #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("index.html").path))

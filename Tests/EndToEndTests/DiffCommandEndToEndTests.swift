@@ -73,11 +73,16 @@ struct DiffCommandEndToEndTests {
                 in: workspace.folder)
             #expect(byPath.status == 1, "stderr: \(byPath.stderr)")
 
-            for trouble in [["--format", "xml"], ["1999-01-01"], ["previous", "no-such-snapshot"]] {
+            // A bad command line (an unknown flag, one argument too many) is trouble too, never "different".
+            let troubles = [
+                ["--format", "xml"], ["1999-01-01"], ["previous", "no-such-snapshot"], ["--colour"],
+                ["previous", "latest", "extra"],
+            ]
+            for trouble in troubles {
                 let outcome = try await OrgDirProcess.run(
                     ["diff"] + trouble + ["--config", settings.path], in: workspace.folder)
                 #expect(outcome.status == 2, "\(trouble): \(outcome.stderr)")
-                #expect(outcome.stderr.contains("error"))
+                #expect(outcome.stderr.lowercased().contains("error"))
                 #expect(outcome.stdout.isEmpty)
             }
 

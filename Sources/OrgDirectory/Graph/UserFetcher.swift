@@ -27,6 +27,12 @@ public struct UserFetcher: Sendable {
         var progress = FetchProgress(pages: 0, users: 0, expectedTotal: nil)
         let client = client
         let headers = query.headers
+        // A basic query's pages carry no `@odata.count`: ask `/users/$count` alongside the first page rather
+        // than after the last, so the completeness check costs no round trip of its own (the count then
+        // describes the directory when the listing began, as an advanced query's first page would).
+        let countProbe: Task<Result<Int, GraphError>, Never>? =
+            verifyCount && query.mode != .advanced ? Task { await countUsers() } : nil
+        defer { countProbe?.cancel() }
         var body = try await client.getJSONData(from: url, headers: headers)
         while true {
             // The next request starts as soon as its link is known, so decoding this page overlaps the
@@ -77,7 +83,9 @@ public struct UserFetcher: Sendable {
         }
         var warnings: [String] = []
         if progress.expectedTotal == nil, verifyCount {
-            switch await countUsers() {
+            // An advanced query whose first page carried no count after all: ask now.
+            let counted = if let countProbe { await countProbe.value } else { await countUsers() }
+            switch counted {
             case .success(let count): progress.expectedTotal = count
             case .failure(let error):
                 warnings.append(

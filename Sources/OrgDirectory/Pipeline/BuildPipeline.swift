@@ -33,6 +33,9 @@ public struct BuildPipeline: Sendable {
         let now = Date()
         let lock = try acquireLock()
         defer { lock.release() }
+        // Templates and site options are parsed and checked before any request: a typo in a template override
+        // must not cost a sign-in and a whole Graph fetch before it is reported.
+        let renderer = try makeRenderer()
         let snapshots = SnapshotStore(stateDirectory: settings.stateDirectory, keep: settings.keepSnapshots)
         let deltaStore = DeltaStateStore(stateDirectory: settings.stateDirectory)
         let previous: Snapshot?
@@ -50,17 +53,22 @@ public struct BuildPipeline: Sendable {
             throw .graph(error)
         }
 
-        let (kept, removed) = settings.rules.apply(to: outcome.users)
-        // Only the count is needed from here on; letting the raw list go keeps peak memory down at 100,000+.
+        // Only the count of the raw list is needed from here on, and the kept people are sorted in place: at a
+        // million people every extra array of `User` values costs about 300 MB.
+        var (people, removed) = settings.rules.apply(to: outcome.users)
         let fetchedCount = outcome.users.count
         outcome.users = []
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
-        let people = kept.sorted { $0.id < $1.id }
-        let diff = DirectoryDiff.between(previous?.people ?? [], people)
-        // The counts outlive the diff, whose joiner list on a first run is a second copy of everyone.
-        let changes = (joiners: diff.joiners.count, leavers: diff.leavers.count, changed: diff.changed.count)
+        people.sort { $0.id < $1.id }
+        // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
+        // guard), so the diff stays empty rather than holding a second copy of everyone.
+        let diff = previous.map { DirectoryDiff.between($0.people, people) } ?? DirectoryDiff()
+        let changes = (
+            joiners: previous == nil ? people.count : diff.joiners.count, leavers: diff.leavers.count,
+            changed: diff.changed.count
+        )
         if !acceptRemovals {
             do {
                 try RemovalGuard(maxRemovals: settings.maxRemovals, maxRemovalPercent: settings.maxRemovalPercent)
@@ -72,7 +80,8 @@ public struct BuildPipeline: Sendable {
 
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
-        let counts = try await renderAndPublish(people, generatedAt: site.dataAsOf, history: site.history)
+        let counts = try await renderAndPublish(
+            people, with: renderer, generatedAt: site.dataAsOf, history: site.history)
 
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
@@ -169,8 +178,17 @@ public struct BuildPipeline: Sendable {
         }
     }
 
+    /// The site renderer with the run's templates parsed and checked.
+    private func makeRenderer() throws(BuildError) -> SiteRenderer {
+        do {
+            return try SiteRenderer(options: settings.siteOptions)
+        } catch {
+            throw .site(error.localizedDescription)
+        }
+    }
+
     private func renderAndPublish(
-        _ people: [User], generatedAt: Date, history: ChangeHistory
+        _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory
     ) async throws(BuildError) -> (
         written: Int, unchanged: Int
     ) {
@@ -182,7 +200,6 @@ public struct BuildPipeline: Sendable {
             throw .publish(error)
         }
         do {
-            let renderer = try SiteRenderer(options: siteOptions)
             _ = try await renderer.render(people, generatedAt: generatedAt, history: history, to: staging)
         } catch {
             publisher.discard(staging)
@@ -195,15 +212,6 @@ public struct BuildPipeline: Sendable {
             throw .publish(error)
         }
         return staging.counts
-    }
-
-    private var siteOptions: SiteOptions {
-        var options = SiteOptions()
-        options.title = settings.title
-        options.templatesDirectory = settings.templatesDirectory
-        options.hideFields = Set(settings.hideFields)
-        options.exports = Set(settings.exports.compactMap(SiteExport.init(rawValue:)))
-        return options
     }
 }
 

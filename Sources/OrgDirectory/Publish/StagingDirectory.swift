@@ -52,6 +52,37 @@ public final class StagingDirectory: Sendable {
         state.withLock { $0.written += 1 }
     }
 
+    /// Writes one large file of the new site from pieces, never holding it whole; when the finished file
+    /// equals the published one it is replaced by a hard link to it, as `write` does for small files.
+    public func write(
+        to relativePath: String, pieces produce: (_ emit: @escaping ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
+        let components = try Self.validatedComponents(relativePath)
+        let target = rootPath + "/" + relativePath
+        try ensureParent(of: components)
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
+        }
+        do {
+            try produce { piece throws(PublishError) in try Self.writeAll(piece, to: descriptor, path: target) }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
+        }
+        if let previousPath {
+            let old = previousPath + "/" + relativePath
+            if Self.filesEqual(old, target), unlink(target) == 0, link(old, target) == 0 {
+                state.withLock { $0.unchanged += 1 }
+                return
+            }
+        }
+        state.withLock { $0.written += 1 }
+    }
+
     /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one.
     func carryOverDotfiles(except skipped: Set<String>) {
         guard let previous,
@@ -111,6 +142,46 @@ public final class StagingDirectory: Sendable {
         return existing == bytes
     }
 
+    /// True when the regular files at `left` and `right` hold the same bytes, read a megabyte at a time.
+    static func filesEqual(_ left: String, _ right: String) -> Bool {
+        var leftInfo = stat()
+        var rightInfo = stat()
+        guard stat(left, &leftInfo) == 0, stat(right, &rightInfo) == 0, (leftInfo.st_mode & S_IFMT) == S_IFREG,
+            leftInfo.st_size == rightInfo.st_size
+        else { return false }
+        let leftFile = open(left, O_RDONLY | O_CLOEXEC)
+        guard leftFile >= 0 else { return false }
+        defer { close(leftFile) }
+        let rightFile = open(right, O_RDONLY | O_CLOEXEC)
+        guard rightFile >= 0 else { return false }
+        defer { close(rightFile) }
+        let size = 1 << 20
+        var leftBuffer = [UInt8](repeating: 0, count: size)
+        var rightBuffer = [UInt8](repeating: 0, count: size)
+        while true {
+            let leftCount = readFully(leftFile, into: &leftBuffer)
+            let rightCount = readFully(rightFile, into: &rightBuffer)
+            guard leftCount == rightCount, leftCount >= 0 else { return false }
+            if leftCount == 0 { return true }
+            guard leftBuffer[0..<leftCount] == rightBuffer[0..<rightCount] else { return false }
+        }
+    }
+
+    /// Fills `buffer` from `descriptor` (fewer bytes only at the end of the file); -1 on a read error.
+    private static func readFully(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return -1 }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
     /// One open, one write loop, one close: the cheapest way to make a small file.
     static func writeFile(_ bytes: [UInt8], to path: String) throws(PublishError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -118,6 +189,11 @@ public final class StagingDirectory: Sendable {
             throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes all of `bytes` to an open file, retrying interrupted writes.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(PublishError) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in

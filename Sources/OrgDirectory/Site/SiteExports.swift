@@ -1,7 +1,40 @@
 import Foundation
 
 /// The whole-directory downloads: CSV for spreadsheets, JSON for scripts, vCard for address books.
+///
+/// Each export is produced in pieces of about a megabyte handed to `emit`, so a million-person directory
+/// never holds a whole export (hundreds of megabytes) in memory.
 enum SiteExports {
+    /// Bytes gathered before a piece is handed on.
+    static let pieceSize = 1 << 20
+
+    /// Collects bytes and hands them on in pieces of about `pieceSize`.
+    private struct PieceBuffer {
+        var bytes: [UInt8] = []
+        let emit: ([UInt8]) throws -> Void
+
+        init(emit: @escaping ([UInt8]) throws -> Void) {
+            self.emit = emit
+            bytes.reserveCapacity(SiteExports.pieceSize + 4_096)
+        }
+
+        mutating func append(_ text: String) throws {
+            bytes.append(contentsOf: text.utf8)
+            try flushIfFull()
+        }
+
+        /// Hands the bytes on once they reach a piece; called after each person.
+        mutating func flushIfFull() throws {
+            if bytes.count >= SiteExports.pieceSize { try flush() }
+        }
+
+        mutating func flush() throws {
+            guard !bytes.isEmpty else { return }
+            try emit(bytes)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Columns of the CSV and keys of the JSON, in order, with the Graph property each comes from.
     static let columns: [(key: String, header: String)] = [
         ("displayName", "Name"), ("givenName", "Given name"), ("surname", "Surname"), ("jobTitle", "Job title"),
@@ -12,19 +45,22 @@ enum SiteExports {
 
     /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
     /// spreadsheet programs pick the right encoding; hidden fields have no column.
-    static func csv(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
+    static func csv(
+        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+    ) throws {
         let extraKeys = extraColumns(directory)
         let visible = columns.filter { !hidden.contains($0.key) }
-        var out: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var out = PieceBuffer(emit: emit)
+        out.bytes += [0xEF, 0xBB, 0xBF]
         let headers = visible.map(\.header) + extraKeys
-        out += Array((headers.map(csvField).joined(separator: ",") + "\r\n").utf8)
+        try out.append(headers.map(csvField).joined(separator: ",") + "\r\n")
         for person in directory.people {
             let values =
                 visible.map { value(of: $0.key, person, directory) ?? "" }
                 + extraKeys.map { person.user.extra[$0] ?? "" }
-            out += Array((values.map(csvField).joined(separator: ",") + "\r\n").utf8)
+            try out.append(values.map(csvField).joined(separator: ",") + "\r\n")
         }
-        return out
+        try out.flush()
     }
 
     /// One CSV field: quoted; a value a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
@@ -51,8 +87,11 @@ enum SiteExports {
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
-    static func json(_ directory: SiteDirectory, hidden: Set<String>) -> [UInt8] {
-        var out: [UInt8] = Array("[\n".utf8)
+    static func json(
+        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+    ) throws {
+        var out = PieceBuffer(emit: emit)
+        out.bytes += Array("[\n".utf8)
         var fields: [(key: String, value: JSONValue)] = []
         for (position, person) in directory.people.enumerated() {
             fields.removeAll(keepingCapacity: true)
@@ -67,28 +106,29 @@ enum SiteExports {
             fields.append(("page", .text("people/\(person.slug).html")))
             for (key, value) in person.user.extra { fields.append((key, .text(value))) }
             fields.sort { $0.key < $1.key }
-            out.append(0x7B)
+            out.bytes.append(0x7B)
             for (number, field) in fields.enumerated() {
-                if number > 0 { out.append(0x2C) }
-                appendJSONString(field.key, to: &out)
-                out.append(0x3A)
+                if number > 0 { out.bytes.append(0x2C) }
+                appendJSONString(field.key, to: &out.bytes)
+                out.bytes.append(0x3A)
                 switch field.value {
                 case .text(let value):
-                    appendJSONString(value, to: &out)
+                    appendJSONString(value, to: &out.bytes)
                 case .list(let values):
-                    out.append(0x5B)
+                    out.bytes.append(0x5B)
                     for (index, value) in values.enumerated() {
-                        if index > 0 { out.append(0x2C) }
-                        appendJSONString(value, to: &out)
+                        if index > 0 { out.bytes.append(0x2C) }
+                        appendJSONString(value, to: &out.bytes)
                     }
-                    out.append(0x5D)
+                    out.bytes.append(0x5D)
                 }
             }
-            out.append(0x7D)
-            out.append(contentsOf: position == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            out.bytes.append(0x7D)
+            out.bytes.append(contentsOf: position == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            try out.flushIfFull()
         }
-        out += Array("]\n".utf8)
-        return out
+        try out.append("]\n")
+        try out.flush()
     }
 
     /// A field value of `people.json`, encoded straight into the output (no String per field).
@@ -105,10 +145,13 @@ enum SiteExports {
     }
 
     /// `people.vcf`: every person's card, in display order.
-    static func vcf(_ directory: SiteDirectory) -> [UInt8] {
-        var out: [UInt8] = []
-        for person in directory.people { out += VCard.cardBytes(for: person) }
-        return out
+    static func vcf(_ directory: SiteDirectory, emit: @escaping ([UInt8]) throws -> Void) throws {
+        var out = PieceBuffer(emit: emit)
+        for person in directory.people {
+            out.bytes += VCard.cardBytes(for: person)
+            try out.flushIfFull()
+        }
+        try out.flush()
     }
 
     /// Extra (`select`) property names present on anyone, sorted.

@@ -7,6 +7,27 @@ import Foundation
 public protocol SiteOutput: Sendable {
     /// Writes one file; `relativePath` uses `/` and never starts with `/` or contains `..`.
     func write(_ bytes: [UInt8], to relativePath: String) throws
+
+    /// Writes one large file from pieces that `produce` hands to its `emit` argument in order, so an export of
+    /// a million people is never whole in memory.
+    func write(to relativePath: String, pieces produce: SitePieceProducer) throws
+}
+
+/// Produces a file in pieces: calls `emit` with each piece, in order.
+public typealias SitePieceProducer = (_ emit: @escaping ([UInt8]) throws -> Void) throws -> Void
+
+extension SiteOutput {
+    /// Gathers the pieces and writes them at once: right for outputs that hold files in memory anyway.
+    public func write(to relativePath: String, pieces produce: SitePieceProducer) throws {
+        let gathered = GatheredPieces()
+        try produce { gathered.bytes += $0 }
+        try write(gathered.bytes, to: relativePath)
+    }
+}
+
+/// The pieces of one file, gathered (the producer's `emit` is escaping, so it cannot capture a local `var`).
+private final class GatheredPieces {
+    var bytes: [UInt8] = []
 }
 
 /// A `SiteOutput` writing straight into a folder, creating subfolders as needed (tests, `render` tooling).

@@ -164,13 +164,20 @@ struct SiteRenderJob: Sendable {
     func renderExports(to output: some SiteOutput) throws(SiteError) -> [String] {
         var paths: [String] = []
         for export in SiteExport.allCases where options.exports.contains(export) {
-            let bytes: [UInt8]
+            let produce: SitePieceProducer
             switch export {
-            case .csv: bytes = SiteExports.csv(directory, hidden: options.hideFields)
-            case .json: bytes = SiteExports.json(directory, hidden: options.hideFields)
-            case .vcf: bytes = SiteExports.vcf(directory)
+            case .csv: produce = { try SiteExports.csv(directory, hidden: options.hideFields, emit: $0) }
+            case .json: produce = { try SiteExports.json(directory, hidden: options.hideFields, emit: $0) }
+            case .vcf: produce = { try SiteExports.vcf(directory, emit: $0) }
             }
-            try write(bytes, export.fileName, output, &paths)
+            do {
+                try output.write(to: export.fileName, pieces: produce)
+            } catch let error as SiteError {
+                throw error
+            } catch {
+                throw .writeFailed(path: export.fileName, reason: "\(error)")
+            }
+            paths.append(export.fileName)
         }
         return paths
     }

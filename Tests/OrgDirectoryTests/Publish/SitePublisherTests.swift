@@ -55,6 +55,54 @@ struct SitePublisherTests {
         #expect(staging.counts.unchanged == 1)
     }
 
+    @Test("a file written in pieces lands whole; equal to the published one it is carried over as a link")
+    func piecesCarriedOverWhenEqual() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("Output")
+        let publisher = SitePublisher(output: output)
+        // Three pieces spanning more than one comparison buffer, so the chunked compare is exercised.
+        let pieces = [
+            [UInt8](repeating: 0x61, count: 700_000), [UInt8](repeating: 0x62, count: 700_000), Array("end\n".utf8),
+        ]
+        let emitAll: ([[UInt8]]) -> SitePieceProducer = { list in { emit in for piece in list { try emit(piece) } } }
+        var staging = try publisher.makeStaging()
+        try staging.write(to: "people.csv", pieces: emitAll(pieces))
+        try staging.write(to: "people.json", pieces: emitAll(pieces))
+        try publisher.publish(staging, generatedAt: Date())
+        let published = try Data(contentsOf: output.appendingPathComponent("people.csv"))
+        #expect(published == Data(pieces.joined()))
+        let inode = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
+            .systemFileNumber] as? Int
+
+        staging = try publisher.makeStaging()
+        try staging.write(to: "people.csv", pieces: emitAll(pieces))
+        var changed = pieces
+        changed[1][699_999] = 0x63
+        try staging.write(to: "people.json", pieces: emitAll(changed))
+        try publisher.publish(staging, generatedAt: Date())
+        #expect(staging.counts.unchanged == 1)
+        #expect(staging.counts.written == 1)
+        let after = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
+            .systemFileNumber] as? Int
+        #expect(after == inode, "the unchanged export is the published file itself, linked")
+        #expect(try Data(contentsOf: output.appendingPathComponent("people.json")) == Data(changed.joined()))
+    }
+
+    @Test("a producer that fails midway fails the write with its error")
+    func failingProducer() throws {
+        struct Broken: Error {}
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let staging = try SitePublisher(output: root.appendingPathComponent("Output")).makeStaging()
+        #expect(throws: Broken.self) {
+            try staging.write(to: "people.csv") { emit in
+                try emit(Array("half".utf8))
+                throw Broken()
+            }
+        }
+    }
+
     @Test("a folder orgdir did not make is never replaced")
     func foreignOutput() throws {
         let root = try temporaryFolder()

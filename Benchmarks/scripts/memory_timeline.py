@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Where a build's memory goes over time: one `orgdir build` on a fresh sandbox tenant, with its resident set
+(VmRSS) and peak (VmHWM) sampled from /proc every quarter second and printed whenever it moved by 20 MB.
+
+    python3 Benchmarks/scripts/memory_timeline.py .build-bench/release 300000
+
+Outputs go to /dev/shm (tmpfs). Used to find the phases that set the peak (see Benchmarks/README.md).
+"""
+import os
+import subprocess
+import sys
+import time
+
+SETTINGS = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+<key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
+<key>authority</key><string>{base}</string><key>graphAPI</key><string>{base}/</string>
+<key>output</key><string>/dev/shm/orgdir-memory/out</string><key>state</key><string>/dev/shm/orgdir-memory/state</string>
+</dict></plist>
+"""
+
+
+def status_mb(pid, field):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(field):
+            return int(line.split()[1]) // 1024
+    return 0
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: memory_timeline.py BIN_DIR PEOPLE")
+    bin_dir, people = sys.argv[1], int(sys.argv[2])
+    sandbox = subprocess.Popen([f"{bin_dir}/graph-sandbox", "--port", "0", "--users", str(people), "--seed", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base = sandbox.stdout.readline().strip().rstrip("/")
+        subprocess.run(["rm", "-rf", "/dev/shm/orgdir-memory"], check=True)
+        os.makedirs("/dev/shm/orgdir-memory")
+        settings = "/dev/shm/orgdir-memory/settings.plist"
+        with open(settings, "w") as file:
+            file.write(SETTINGS.format(base=base))
+        started = time.monotonic()
+        build = subprocess.Popen([f"{bin_dir}/orgdir", "build", "--config", settings, "--json"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env={**os.environ, "ORGDIR_CLIENT_SECRET": "sandbox-secret"})
+        last, peak = 0, 0
+        while build.poll() is None:
+            try:
+                rss, peak = status_mb(build.pid, "VmRSS"), status_mb(build.pid, "VmHWM")
+            except OSError:
+                break
+            if abs(rss - last) >= 20:
+                print(f"{time.monotonic() - started:7.1f} s  rss {rss:5d} MB  peak {peak:5d} MB", flush=True)
+                last = rss
+            time.sleep(0.25)
+        print(f"exit {build.returncode} after {time.monotonic() - started:.1f} s; peak {peak} MB")
+    finally:
+        sandbox.terminate()
+        subprocess.run(["rm", "-rf", "/dev/shm/orgdir-memory"])
+
+
+if __name__ == "__main__":
+    main()

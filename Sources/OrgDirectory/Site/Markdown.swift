@@ -23,17 +23,25 @@ enum Markdown {
     /// With `rewritingMarkdownLinks`, relative links to `*.md` files point to their `*.html` twins, so one
     /// Markdown source serves both the `.md` page and the `.html` page.
     static func html(from markdown: String, rewritingMarkdownLinks: Bool) -> String? {
+        var source = markdown
+        return source.withUTF8 { render($0, rewritingMarkdownLinks: rewritingMarkdownLinks) }
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `html(from:rewritingMarkdownLinks:)` from UTF-8 bytes to UTF-8 bytes, for pages built as bytes.
+    static func html(fromUTF8 markdown: [UInt8], rewritingMarkdownLinks: Bool) -> [UInt8]? {
+        markdown.withUnsafeBufferPointer { render($0, rewritingMarkdownLinks: rewritingMarkdownLinks) }
+    }
+
+    private static func render(_ source: UnsafeBufferPointer<UInt8>, rewritingMarkdownLinks: Bool) -> [UInt8]? {
         let extensions = Self.extensions
         guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for syntaxExtension in extensions.pointers {
             cmark_parser_attach_syntax_extension(parser, syntaxExtension.pointer)
         }
-        var source = markdown
-        source.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
-            }
+        source.withMemoryRebound(to: CChar.self) { chars in
+            if let base = chars.baseAddress { cmark_parser_feed(parser, base, chars.count) }
         }
         guard let document = cmark_parser_finish(parser) else { return nil }
         defer { cmark_node_free(document) }
@@ -43,7 +51,9 @@ enum Markdown {
             return nil
         }
         defer { free(rendered) }
-        return String(cString: rendered)
+        return rendered.withMemoryRebound(to: UInt8.self, capacity: strlen(rendered)) {
+            Array(UnsafeBufferPointer(start: $0, count: strlen(rendered)))
+        }
     }
 
     /// Points relative `x.md` links at `x.html`.
@@ -57,7 +67,8 @@ enum Markdown {
                 cmark_node_get_type(node) == CMARK_NODE_LINK, let url = cmark_node_get_url(node)
             else { continue }
             let link = String(cString: url)
-            guard link.hasSuffix(".md"), !link.contains(":"), !link.hasPrefix("/") else { continue }
+            // A byte search for ":" (Foundation's contains went through NSString for every link).
+            guard link.hasSuffix(".md"), !link.utf8.contains(0x3A), !link.hasPrefix("/") else { continue }
             _ = cmark_node_set_url(node, String(link.dropLast(3)) + ".html")
         }
     }

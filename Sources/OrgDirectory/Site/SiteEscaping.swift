@@ -6,13 +6,38 @@ enum SiteEscaping {
     /// Text safe to show: control characters become spaces and bidirectional overrides/isolates are dropped,
     /// so a U+202E in a name cannot reorder the text around it.
     static func displayText(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: needsDisplayCleanup) else { return value }
+        guard needsDisplayCleanup(value) else { return value }
         var result = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
             if isBidiControl(scalar) { continue }
             result.append(isControl(scalar) ? " " : scalar)
         }
         return String(result)
+    }
+
+    /// Whether `displayText` changes `value`: one pass over its UTF-8 bytes, no scalar decoding, since nearly
+    /// every directory value is clean and this runs for every value on every page.
+    private static func needsDisplayCleanup(_ value: String) -> Bool {
+        let found = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte < 0x20 || byte == 0x7F { return true }
+                if byte == 0xC2, position + 1 < bytes.count, bytes[position + 1] < 0xA0 {
+                    return true  // U+0080…U+009F
+                }
+                if byte == 0xE2, position + 2 < bytes.count {
+                    let second = bytes[position + 1]
+                    let third = bytes[position + 2]
+                    // U+202A…U+202E and U+2066…U+2069
+                    if second == 0x80, (0xAA...0xAE).contains(third) { return true }
+                    if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+                }
+                position += 1
+            }
+            return false
+        }
+        return found ?? value.unicodeScalars.contains { isControl($0) || isBidiControl($0) }
     }
 
     /// HTML text and attribute values (quoted with `"` or `'`).
@@ -43,12 +68,28 @@ enum SiteEscaping {
     /// new block. Other punctuation stays readable in the `.md` files.
     static func markdown(_ value: String) -> String {
         let text = displayText(value)
-        let escapeDots = text.utf8.count >= 4 && text.lowercased().contains("www.")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 16)
-        let utf8 = Array(text.utf8)
+        return appendMarkdown(displayed: text, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// `markdown(value)` appended to `bytes` (the compiled `person.md` writes straight into its page).
+    static func appendMarkdown(_ value: String, to bytes: inout [UInt8]) {
+        let text = displayText(value)
+        let start = bytes.count
+        if !appendMarkdown(displayed: text, to: &bytes) {
+            bytes.removeSubrange(start...)
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Appends the escaped `text` (already display-safe) to `bytes`; returns whether anything was escaped.
+    private static func appendMarkdown(displayed text: String, to bytes: inout [UInt8]) -> Bool {
+        let escapeDots = mentionsWWW(text)
+        var escaped = false
         var leadingDigits = true
-        for (position, byte) in utf8.enumerated() {
+        var position = 0
+        for byte in text.utf8 {
             var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
             if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
             if leadingDigits {
@@ -59,10 +100,31 @@ enum SiteEscaping {
                     leadingDigits = false
                 }
             }
-            if escape { bytes.append(0x5C) }
+            if escape {
+                bytes.append(0x5C)
+                escaped = true
+            }
             bytes.append(byte)
+            position += 1
         }
-        return bytes.count == utf8.count ? text : String(decoding: bytes, as: UTF8.self)
+        return escaped
+    }
+
+    /// Whether the text holds `www.` in any case, Character by Character (a `.` carrying a combining mark is
+    /// not a dot). Only an ASCII `w`/`W` lowercases to `w`, so without those bytes in a row the answer is no
+    /// and the lowercased copy is never made.
+    private static func mentionsWWW(_ text: String) -> Bool {
+        var run = 0
+        for byte in text.utf8 {
+            if byte == 0x77 || byte == 0x57 {
+                run += 1
+            } else if byte == 0x2E, run >= 3 {
+                return text.lowercased().contains("www.")
+            } else {
+                run = 0
+            }
+        }
+        return false
     }
 
     /// Characters escaped wherever they appear in a Markdown value.
@@ -142,10 +204,6 @@ enum SiteEscaping {
                 bytes.append(byte)
             }
         }
-    }
-
-    private static func needsDisplayCleanup(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) || isBidiControl(scalar)
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -8,7 +8,7 @@ enum SiteExports {
     /// Bytes gathered before a piece is handed on.
     static let pieceSize = 1 << 20
 
-    /// Collects pieces and hands them on once they reach `pieceSize`.
+    /// Collects bytes and hands them on in pieces of about `pieceSize`.
     private struct PieceBuffer {
         var bytes: [UInt8] = []
         let emit: ([UInt8]) throws -> Void
@@ -20,6 +20,11 @@ enum SiteExports {
 
         mutating func append(_ text: String) throws {
             bytes.append(contentsOf: text.utf8)
+            try flushIfFull()
+        }
+
+        /// Hands the bytes on once they reach a piece; called after each person.
+        mutating func flushIfFull() throws {
             if bytes.count >= SiteExports.pieceSize { try flush() }
         }
 
@@ -69,9 +74,16 @@ enum SiteExports {
         if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
             text = "'" + text
         }
-        // Most values hold no quote; Foundation's search costs more than the scan that skips it.
-        if text.utf8.contains(UInt8(ascii: "\"")) { text = text.replacingOccurrences(of: "\"", with: "\"\"") }
-        return "\"" + text + "\""
+        guard text.utf8.contains(0x22) else { return "\"" + text + "\"" }
+        // Quotes doubled byte by byte: Foundation's replacingOccurrences was a tenth of an export's time.
+        var bytes: [UInt8] = [0x22]
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
@@ -79,31 +91,66 @@ enum SiteExports {
         _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
     ) throws {
         var out = PieceBuffer(emit: emit)
-        try out.append("[\n")
+        out.bytes += Array("[\n".utf8)
+        var fields: [(key: String, value: JSONValue)] = []
         for (position, person) in directory.people.enumerated() {
-            var fields: [(String, String)] = [("id", SiteEscaping.jsonString(person.user.id))]
+            fields.removeAll(keepingCapacity: true)
+            fields.append(("id", .text(person.user.id)))
             for column in columns where !hidden.contains(column.key) {
                 if column.key == "businessPhones" {
-                    let list = person.user.businessPhones.map(SiteEscaping.jsonString).joined(separator: ",")
-                    fields.append((column.key, "[" + list + "]"))
+                    fields.append((column.key, .list(person.user.businessPhones)))
                 } else if let value = value(of: column.key, person, directory) {
-                    fields.append((column.key, SiteEscaping.jsonString(value)))
+                    fields.append((column.key, .text(value)))
                 }
             }
-            fields.append(("page", SiteEscaping.jsonString("people/\(person.slug).html")))
-            for (key, value) in person.user.extra { fields.append((key, SiteEscaping.jsonString(value))) }
-            fields.sort { $0.0 < $1.0 }
-            let body = fields.map { SiteEscaping.jsonString($0.0) + ":" + $0.1 }.joined(separator: ",")
-            try out.append("{" + body + "}" + (position == directory.people.count - 1 ? "\n" : ",\n"))
+            fields.append(("page", .text("people/\(person.slug).html")))
+            for (key, value) in person.user.extra { fields.append((key, .text(value))) }
+            fields.sort { $0.key < $1.key }
+            out.bytes.append(0x7B)
+            for (number, field) in fields.enumerated() {
+                if number > 0 { out.bytes.append(0x2C) }
+                appendJSONString(field.key, to: &out.bytes)
+                out.bytes.append(0x3A)
+                switch field.value {
+                case .text(let value):
+                    appendJSONString(value, to: &out.bytes)
+                case .list(let values):
+                    out.bytes.append(0x5B)
+                    for (index, value) in values.enumerated() {
+                        if index > 0 { out.bytes.append(0x2C) }
+                        appendJSONString(value, to: &out.bytes)
+                    }
+                    out.bytes.append(0x5D)
+                }
+            }
+            out.bytes.append(0x7D)
+            out.bytes.append(contentsOf: position == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            try out.flushIfFull()
         }
         try out.append("]\n")
         try out.flush()
     }
 
+    /// A field value of `people.json`, encoded straight into the output (no String per field).
+    private enum JSONValue {
+        case text(String)
+        case list([String])
+    }
+
+    /// `SiteEscaping.jsonString(value)`, appended.
+    private static func appendJSONString(_ value: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        SiteEscaping.appendJSONString(value, to: &out)
+        out.append(0x22)
+    }
+
     /// `people.vcf`: every person's card, in display order.
     static func vcf(_ directory: SiteDirectory, emit: @escaping ([UInt8]) throws -> Void) throws {
         var out = PieceBuffer(emit: emit)
-        for person in directory.people { try out.append(VCard.card(for: person)) }
+        for person in directory.people {
+            out.bytes += VCard.cardBytes(for: person)
+            try out.flushIfFull()
+        }
         try out.flush()
     }
 

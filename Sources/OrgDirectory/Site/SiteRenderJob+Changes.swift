@@ -32,28 +32,6 @@ extension SiteRenderJob {
         return paths
     }
 
-    /// The history section of a person's page: one line per joined/left event and per changed field.
-    func historyContext(_ person: SitePerson) -> [String: Any] {
-        var lines: [[String: Any]] = []
-        for event in history.eventsByPerson[person.user.id] ?? [] {
-            guard let night = history.nightBySnapshot[event.snapshot] else { continue }
-            let when: [String: Any] = ["day": night.stamp.day, "nightHref": "../changes/\(night.file).html"]
-            switch event.kind {
-            case .joined, .left:
-                var line = when
-                line.merge(Self.fieldLine(label: event.kind == .joined ? "Joined" : "Left")) { $1 }
-                lines.append(line)
-            case .changed:
-                for change in event.fieldChanges {
-                    var line = when
-                    line.merge(Self.fieldLine(change)) { $1 }
-                    lines.append(line)
-                }
-            }
-        }
-        return ["hasHistory": !lines.isEmpty, "history": lines]
-    }
-
     /// One night as `change-night` shows it; `limit` cuts each list (the overview), nil lists everyone.
     private func nightContext(_ night: SiteHistory.Night, root: String, limit: Int?) -> [String: Any] {
         var hidden = 0

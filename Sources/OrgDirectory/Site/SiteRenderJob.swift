@@ -17,25 +17,27 @@ struct SiteRenderJob: Sendable {
         var paths: [String] = []
         paths.reserveCapacity(range.count * 3)
         for position in range {
-            let person = directory.people[position]
-            let base = "people/\(person.slug)"
-            let personStamp = stamp(for: person)
-            let context = personContext(person, stamp: personStamp)
-            let markdown = try templates.render("person.md", context)
-            guard let fragment = Markdown.html(from: markdown, rewritingMarkdownLinks: true) else {
-                throw .markdownFailed(path: base + ".md")
-            }
-            var pageContext = context
-            pageContext["markdownHTML"] = fragment
-            pageContext["root"] = "../"
-            let body = try templates.render("person", pageContext)
-            let html = try page(
-                kind: "person", title: person.user.displayName, root: "../", content: body, stamp: personStamp)
-            try write(markdown, base + ".md", output, &paths)
-            try write(html, base + ".html", output, &paths)
-            try write(VCard.card(for: person), base + ".vcf", output, &paths)
+            try renderPerson(directory.people[position], to: output, paths: &paths)
         }
         return paths
+    }
+
+    /// One person's `people/<slug>.md`, `.html` and `.vcf`; appends the paths written to `paths`.
+    func renderPerson(_ person: SitePerson, to output: some SiteOutput, paths: inout [String]) throws(SiteError) {
+        let base = "people/\(person.slug)"
+        let personStamp = stamp(for: person)
+        let model = PersonPage(person, stamp: personStamp, directory: directory, history: history)
+        let markdown = try markdown(of: model)
+        guard let fragment = Markdown.html(fromUTF8: markdown, rewritingMarkdownLinks: true) else {
+            throw .markdownFailed(path: base + ".md")
+        }
+        let html = try page(frame(kind: "person", title: person.user.displayName, root: "../", stamp: personStamp)) {
+            (page: inout PageBytes) throws(SiteError) in
+            try appendBody(of: model, markdownHTML: fragment, to: &page)
+        }
+        try write(markdown, base + ".md", output, &paths)
+        try write(html, base + ".html", output, &paths)
+        try write(VCard.cardBytes(for: person), base + ".vcf", output, &paths)
     }
 
     /// A person page's "data as of": when this person's record last changed in the retained history (or
@@ -46,77 +48,19 @@ struct SiteRenderJob: Sendable {
         history.unchangedSince(person.user.id).map(SiteStamp.init) ?? stamp
     }
 
-    /// The context of `person.md` and `person`: values raw (the templates escape them), links prepared.
-    func personContext(_ person: SitePerson, stamp: SiteStamp) -> [String: Any] {
-        let user = person.user
-        var context: [String: Any] = [
-            "name": TemplateValue.text(user.displayName),
-            "slug": person.slug,
-            "givenName": TemplateValue.optional(user.givenName),
-            "surname": TemplateValue.optional(user.surname),
-            "jobTitle": TemplateValue.optional(user.jobTitle),
-            "department": TemplateValue.optional(user.department),
-            "departmentHref": TemplateValue.optional(person.departmentFile.map { "../departments/\($0).html" }),
-            "office": TemplateValue.optional(user.officeLocation),
-            "company": TemplateValue.optional(user.companyName),
-            "mail": TemplateValue.optional(user.mail),
-            "mailHref": TemplateValue.optional(user.mail.map(SiteEscaping.mailtoURL)),
-            "userPrincipalName": TemplateValue.optional(user.userPrincipalName.isEmpty ? nil : user.userPrincipalName),
-            "employeeId": TemplateValue.optional(user.employeeId),
-            "vcardHref": "\(person.slug).vcf",
-            "markdownHref": "\(person.slug).md",
-            "generatedAt": stamp.display,
-            "generatedAtISO": stamp.iso,
-        ]
-        context["phones"] = person.phones.map { phone -> [String: Any] in
-            [
-                "label": phone.label, "number": TemplateValue.text(phone.link.written),
-                "href": TemplateValue.optional(phone.link.uri),
-            ]
-        }
-        if let manager = user.manager {
-            let position = directory.positionByID[manager.id]
-            let name = manager.displayName ?? position.map { directory.people[$0].user.displayName } ?? "Unknown"
-            context["manager"] =
-                [
-                    "name": TemplateValue.text(name),
-                    "href": TemplateValue.optional(position.map { "\(directory.people[$0].slug).md" }),
-                ] as [String: Any]
-        } else {
-            context["manager"] = TemplateValue.absent
-        }
-        let reports = directory.reportsByManagerID[user.id] ?? []
-        context["hasReports"] = !reports.isEmpty
-        context["reports"] = reports.map { position -> [String: Any] in
-            let report = directory.people[position]
-            return [
-                "name": TemplateValue.text(report.user.displayName), "href": "\(report.slug).md",
-                "jobTitle": TemplateValue.optional(report.user.jobTitle),
-            ]
-        }
-        context.merge(historyContext(person)) { $1 }
-        context["extra"] = user.extra.sorted { $0.key < $1.key }.map {
-            ["label": TemplateValue.text($0.key), "value": TemplateValue.text($0.value)]
-        }
-        return context
-    }
-
     // MARK: - Lists
 
     /// `index.html`: the search box, and everyone listed when the directory is small enough.
     func renderIndex(to output: some SiteOutput) throws(SiteError) -> [String] {
         let listed = directory.people.count <= options.indexListLimit
-        var context: [String: Any] = [
-            "title": TemplateValue.text(options.title),
-            "root": "",
-            "count": directory.people.count,
-            "listed": listed,
-            "letters": letterLinks(current: nil),
-        ]
-        context["people"] = listed ? directory.people.map { row($0) } : []
-        let body = try templates.render("index", context)
+        let index = ListPage.Index(
+            title: SiteEscaping.displayText(options.title), count: directory.people.count, isListed: listed,
+            letters: letterLinks(current: nil), rows: listed ? directory.people.map(ListPage.Row.init) : [])
         let html = try page(
-            kind: "index", title: "Search", root: "", content: body, scripts: ["assets/search.js"], isIndex: true)
+            frame(kind: "index", title: "Search", root: "", scripts: ["assets/search.js"], isIndex: true)
+        ) { (page: inout PageBytes) throws(SiteError) in
+            try appendBody(of: index, to: &page)
+        }
         var paths: [String] = []
         try write(html, "index.html", output, &paths)
         return paths
@@ -125,20 +69,22 @@ struct SiteRenderJob: Sendable {
     /// `browse/index.html` and `browse/<letter>[-n].html`.
     func renderBrowse(to output: some SiteOutput) throws(SiteError) -> [String] {
         var paths: [String] = []
-        let overview = try templates.render("browse", ["root": "../", "letters": letterLinks(current: nil)])
+        let overview = try templates.render(
+            "browse", ["root": "../", "letters": ListPage.context(letterLinks(current: nil))])
         try write(
             try page(kind: "browse", title: "People A–Z", root: "../", content: overview),
             "browse/index.html", output, &paths)
         for (key, people) in directory.letters {
             let label = SiteDirectory.label(forLetter: key)
+            let letters = letterLinks(current: key)
             for (number, slice) in Self.pages(of: people).enumerated() {
-                var context = pagerContext(base: key, count: people.count, current: number)
-                context["root"] = "../"
-                context["label"] = label
-                context["letters"] = letterLinks(current: key)
-                context["people"] = slice.map { row(directory.people[$0]) }
-                let body = try templates.render("letter", context)
-                let html = try page(kind: "letter", title: "People: \(label)", root: "../", content: body)
+                let letter = ListPage.Letter(
+                    label: label, letters: letters, pages: pagerLinks(base: key, count: people.count, current: number),
+                    rows: slice.map { ListPage.Row(directory.people[$0]) })
+                let html = try page(frame(kind: "letter", title: "People: \(label)", root: "../")) {
+                    (page: inout PageBytes) throws(SiteError) in
+                    try appendBody(of: letter, to: &page)
+                }
                 try write(html, "browse/" + Self.pageFile(base: key, number: number), output, &paths)
             }
         }
@@ -159,53 +105,36 @@ struct SiteRenderJob: Sendable {
             try page(kind: "departments", title: "Departments", root: "", content: overview),
             "departments.html", output, &paths)
         for department in directory.departments {
+            let name = SiteEscaping.displayText(department.name)
             for (number, slice) in Self.pages(of: department.people).enumerated() {
-                var context = pagerContext(base: department.file, count: department.people.count, current: number)
-                context["root"] = "../"
-                context["name"] = TemplateValue.text(department.name)
-                context["count"] = department.people.count
-                context["people"] = slice.map { row(directory.people[$0]) }
-                let body = try templates.render("department", context)
-                let html = try page(kind: "department", title: department.name, root: "../", content: body)
+                let list = ListPage.Department(
+                    name: name, count: department.people.count,
+                    pages: pagerLinks(base: department.file, count: department.people.count, current: number),
+                    rows: slice.map { ListPage.Row(directory.people[$0]) })
+                let html = try page(frame(kind: "department", title: department.name, root: "../")) {
+                    (page: inout PageBytes) throws(SiteError) in
+                    try appendBody(of: list, to: &page)
+                }
                 try write(html, "departments/" + Self.pageFile(base: department.file, number: number), output, &paths)
             }
         }
         return paths
     }
 
-    /// One person in a list: the same fields the search results show.
-    func row(_ person: SitePerson) -> [String: Any] {
-        let user = person.user
-        return [
-            "slug": person.slug,
-            "name": TemplateValue.text(user.displayName),
-            "jobTitle": TemplateValue.optional(user.jobTitle),
-            "department": TemplateValue.optional(user.department),
-            "office": TemplateValue.optional(user.officeLocation),
-            "phone": TemplateValue.optional(person.primaryPhone?.written),
-            "phoneHref": TemplateValue.optional(person.primaryPhone?.uri),
-            "mail": TemplateValue.optional(user.mail),
-            "mailHref": TemplateValue.optional(user.mail.map(SiteEscaping.mailtoURL)),
-        ]
-    }
-
-    private func letterLinks(current: String?) -> [[String: Any]] {
+    private func letterLinks(current: String?) -> [ListPage.LetterLink] {
         directory.letters.map { key, people in
-            [
-                "file": "\(key).html", "label": SiteDirectory.label(forLetter: key), "count": people.count,
-                "current": key == current,
-            ]
+            ListPage.LetterLink(
+                file: "\(key).html", label: SiteDirectory.label(forLetter: key), count: people.count,
+                isCurrent: key == current)
         }
     }
 
-    private func pagerContext(base: String, count: Int, current: Int) -> [String: Any] {
+    private func pagerLinks(base: String, count: Int, current: Int) -> [ListPage.PagerLink] {
         let pageCount = (count + Self.pageSizeValue - 1) / Self.pageSizeValue
-        return [
-            "hasPages": pageCount > 1,
-            "pages": (0..<pageCount).map { number -> [String: Any] in
-                ["file": Self.pageFile(base: base, number: number), "number": number + 1, "current": number == current]
-            },
-        ]
+        return (0..<pageCount).map { number in
+            ListPage.PagerLink(
+                file: Self.pageFile(base: base, number: number), number: number + 1, isCurrent: number == current)
+        }
     }
 
     private static var pageSizeValue: Int { SiteRenderer.pageSize }
@@ -264,22 +193,13 @@ struct SiteRenderJob: Sendable {
 
     // MARK: - Helpers
 
-    /// Wraps a page body in the layout.
+    /// Wraps a page body rendered elsewhere (the change pages) in the layout.
     func page(
-        kind: String, title: String, root: String, content: String, scripts: [String] = [], isIndex: Bool = false,
-        stamp: SiteStamp? = nil
-    ) throws(SiteError) -> String {
-        let stamp = stamp ?? self.stamp
-        let exports = SiteExport.allCases.filter { options.exports.contains($0) }.map { export -> [String: Any] in
-            ["file": export.fileName, "label": export.rawValue.uppercased()]
+        kind: String, title: String, root: String, content: String, stamp: SiteStamp? = nil
+    ) throws(SiteError) -> [UInt8] {
+        try page(frame(kind: kind, title: title, root: root, stamp: stamp)) { (page: inout PageBytes) in
+            page.raw(content)
         }
-        let context: [String: Any] = [
-            "title": TemplateValue.text(options.title), "pageTitle": SiteEscaping.displayText(title), "root": root,
-            "scripts": scripts.map { ["src": $0] }, "pageKind": kind, "isIndex": isIndex, "content": content,
-            "generatedAt": stamp.display, "generatedAtISO": stamp.iso, "hasExports": !exports.isEmpty,
-            "exports": exports,
-        ]
-        return try templates.render("layout", context)
     }
 
     func write(_ text: String, _ path: String, _ output: some SiteOutput, _ paths: inout [String])

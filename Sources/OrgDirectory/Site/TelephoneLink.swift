@@ -17,8 +17,11 @@ struct TelephoneLink: Sendable, Equatable {
         self.written = written
         var main = Substring(written)
         var ext = ""
-        let lower = written.lowercased()
-        for marker in ["ext.", "ext", "x", "#"] {
+        // Every marker holds an `x` or is `#`, and only ASCII `X` lowercases to `x`: most numbers have neither,
+        // and skip the lowercased copy and four Foundation searches.
+        let mayHaveExtension = written.utf8.contains { $0 == 0x78 || $0 == 0x58 || $0 == 0x23 }
+        let lower = mayHaveExtension ? written.lowercased() : ""
+        for marker in ["ext.", "ext", "x", "#"] where mayHaveExtension {
             if let range = lower.range(of: marker),
                 lower[lower.startIndex..<range.lowerBound].contains(where: \.isNumber)
             {
@@ -51,7 +54,7 @@ struct TelephoneLink: Sendable, Equatable {
 extension String {
     /// Every occurrence of `target` replaced, without Foundation's regex machinery.
     fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
+        guard !target.isEmpty, utf8.contains(where: { $0 == target.utf8.first }), contains(target) else { return self }
         var result = ""
         var rest = Substring(self)
         while let range = rest.range(of: target) {

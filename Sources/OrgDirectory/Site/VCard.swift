@@ -3,6 +3,11 @@
 enum VCard {
     /// The complete card, ending in CRLF.
     static func card(for person: SitePerson) -> String {
+        String(decoding: cardBytes(for: person), as: UTF8.self)
+    }
+
+    /// The complete card as UTF-8, as the person page and the `people.vcf` export write it.
+    static func cardBytes(for person: SitePerson) -> [UInt8] {
         let user = person.user
         var lines: [String] = ["BEGIN:VCARD", "VERSION:4.0"]
         if isUUID(user.id) {
@@ -33,12 +38,19 @@ enum VCard {
             lines.append("ADR;TYPE=work:;" + text(office) + ";;;;;")
         }
         lines.append("END:VCARD")
-        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 4 })
+        for line in lines {
+            bytes.append(contentsOf: fold(line).utf8)
+            bytes.append(contentsOf: [0x0D, 0x0A])
+        }
+        return bytes
     }
 
     /// A TEXT value: backslash, comma, semicolon and line breaks escaped, other control characters and bidi
     /// overrides dropped (an address book would otherwise show "evil\u{202E}gnp.exe" as "evilexe.png").
     static func text(_ value: String) -> String {
+        guard needsEscaping(value) else { return value }
         var result = ""
         result.reserveCapacity(value.utf8.count)
         var previousWasCR = false
@@ -58,10 +70,18 @@ enum VCard {
         return result
     }
 
+    /// Whether `text` changes the value: any byte of `\\ , ;`, a C0 control or DEL, or the lead byte of a
+    /// bidi control (U+202A…U+202E, U+2066…U+2069 all start with E2). Most values have none, and skip the copy.
+    private static func needsEscaping(_ value: String) -> Bool {
+        value.utf8.contains { byte in
+            byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x2C || byte == 0x3B || byte == 0xE2
+        }
+    }
+
     /// Folds a content line: at most 75 octets per physical line, continuation lines start with a space.
     static func fold(_ line: String) -> String {
+        guard line.utf8.count > 75 else { return line }
         let bytes = Array(line.utf8)
-        guard bytes.count > 75 else { return line }
         var result: [UInt8] = []
         var lineLength = 0
         var index = 0

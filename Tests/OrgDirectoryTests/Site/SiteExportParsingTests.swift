@@ -57,6 +57,20 @@ struct SiteExportParsingTests {
         #expect(rows.contains { $0[given] == "'\t=1+2" })
     }
 
+    @Test("people.csv: a double quote carrying a combining mark is doubled too, so no cell ends early")
+    func csvQuoteWithMark() async throws {
+        let name = "Zoë \"\u{301}Boss, CEO\"\u{301}, \"x\""
+        let user = User(
+            id: "quote-mark", userPrincipalName: "q@contoso.com", displayName: name, jobTitle: "Chief \"\u{301}")
+        let (folder, _) = try await SiteFixtures.renderSite([user, SiteFixtures.jurgen])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("people.csv").path
+        let rows = try #require(try SitePython.json(SitePython.csvReader, [path]) as? [[String]])
+        #expect(rows.count == 3 && rows.allSatisfy { $0.count == rows[0].count })
+        let column = try #require(rows[0].firstIndex(of: "Name"))
+        #expect(rows.contains { $0[column] == name })
+    }
+
     @Test("people.vcf and every person's .vcf pass a strict RFC 6350 reader with the right values")
     func vCardsParse() async throws {
         let (folder, report) = try await SiteFixtures.renderSite(Self.people)

@@ -1,0 +1,130 @@
+/// Everything `person.md` and `person` show of one person, typed and made safe to display once: the compiled
+/// templates read it directly, and `mustacheContext` hands overridden templates the same values by name.
+struct PersonPage {
+    /// A phone as the page lists it.
+    struct Phone {
+        let label: String
+        let number: String
+        /// The `tel:` link, when the number has enough digits to dial.
+        let href: String?
+    }
+
+    /// The manager: linked when they are on the site, by name only when not.
+    struct Manager {
+        let name: String
+        let href: String?
+    }
+
+    /// A direct report, always on the site.
+    struct Report {
+        let name: String
+        let href: String
+        let jobTitle: String?
+    }
+
+    /// One line of the history section: joined, left, or one changed field.
+    struct HistoryLine {
+        let day: String
+        let nightHref: String
+        let label: String
+        let isMove: Bool
+        /// Old and new value; nil for "Joined" and "Left".
+        let change: (from: String, to: String)?
+    }
+
+    /// An extra `select`ed property.
+    struct Extra {
+        let label: String
+        let value: String
+    }
+
+    let name: String
+    let slug: String
+    let givenName: String?
+    let surname: String?
+    let jobTitle: String?
+    let department: String?
+    let departmentHref: String?
+    let office: String?
+    let company: String?
+    let mail: String?
+    let mailHref: String?
+    let userPrincipalName: String?
+    let employeeId: String?
+    let phones: [Phone]
+    let manager: Manager?
+    let reports: [Report]
+    let history: [HistoryLine]
+    /// Sorted by label.
+    let extra: [Extra]
+    /// This person's own "data as of".
+    let stamp: SiteStamp
+
+    var vcardHref: String { "\(slug).vcf" }
+    var markdownHref: String { "\(slug).md" }
+
+    /// The page of `person`, with links to their manager, reports and history nights looked up in `directory`
+    /// and `history`.
+    init(_ person: SitePerson, stamp: SiteStamp, directory: SiteDirectory, history events: SiteHistory) {
+        let user = person.user
+        let clean = SiteEscaping.displayText
+        name = clean(user.displayName)
+        slug = person.slug
+        givenName = user.givenName.map(clean)
+        surname = user.surname.map(clean)
+        jobTitle = user.jobTitle.map(clean)
+        department = user.department.map(clean)
+        departmentHref = person.departmentFile.map { clean("../departments/\($0).html") }
+        office = user.officeLocation.map(clean)
+        company = user.companyName.map(clean)
+        mail = user.mail.map(clean)
+        mailHref = user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
+        userPrincipalName = user.userPrincipalName.isEmpty ? nil : clean(user.userPrincipalName)
+        employeeId = user.employeeId.map(clean)
+        phones = person.phones.map {
+            Phone(label: $0.label, number: clean($0.link.written), href: $0.link.uri.map(clean))
+        }
+        if let reference = user.manager {
+            let position = directory.positionByID[reference.id]
+            let managerName =
+                reference.displayName ?? position.map { directory.people[$0].user.displayName } ?? "Unknown"
+            let href = position.map { clean("\(directory.people[$0].slug).md") }
+            manager = Manager(name: clean(managerName), href: href)
+        } else {
+            manager = nil
+        }
+        reports = (directory.reportsByManagerID[user.id] ?? []).map { position in
+            let report = directory.people[position]
+            return Report(
+                name: clean(report.user.displayName), href: "\(report.slug).md",
+                jobTitle: report.user.jobTitle.map(clean))
+        }
+        history = Self.historyLines(of: person, in: events)
+        extra = user.extra.sorted { $0.key < $1.key }.map { Extra(label: clean($0.key), value: clean($0.value)) }
+        self.stamp = stamp
+    }
+
+    /// One line per joined/left event and per changed field, newest night first.
+    private static func historyLines(of person: SitePerson, in history: SiteHistory) -> [HistoryLine] {
+        var lines: [HistoryLine] = []
+        for event in history.eventsByPerson[person.user.id] ?? [] {
+            guard let night = history.nightBySnapshot[event.snapshot] else { continue }
+            let day = night.stamp.day
+            let nightHref = "../changes/\(night.file).html"
+            switch event.kind {
+            case .joined, .left:
+                let label = event.kind == .joined ? "Joined" : "Left"
+                lines.append(HistoryLine(day: day, nightHref: nightHref, label: label, isMove: false, change: nil))
+            case .changed:
+                for change in event.fieldChanges {
+                    let clean = SiteEscaping.displayText
+                    lines.append(
+                        HistoryLine(
+                            day: day, nightHref: nightHref, label: clean(change.label), isMove: change.isMove,
+                            change: (clean(change.old ?? "none"), clean(change.new ?? "none"))))
+                }
+            }
+        }
+        return lines
+    }
+}

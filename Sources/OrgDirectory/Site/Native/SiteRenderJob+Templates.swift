@@ -1,0 +1,83 @@
+/// How each page is rendered: by the compiled built-in template when the templates folder does not override it
+/// (or any partial it uses), else through Mustache with the same values by name. Both give the same bytes for
+/// the built-in templates; `BuiltinTemplateDriftTests` holds them to it.
+extension SiteRenderJob {
+    /// The templates each compiled page stands for: an override of any of them sends the page to Mustache.
+    enum CompiledPage {
+        static let layout = ["layout"]
+        static let personMarkdown = ["person.md"]
+        static let person = ["person"]
+        static let index = ["index", "letters", "person-row"]
+        static let letter = ["letter", "letters", "pager", "person-row"]
+        static let department = ["department", "pager", "person-row"]
+    }
+
+    /// The layout's values for a page of `kind` titled `title`, `root` away from the site root.
+    func frame(
+        kind: String, title: String, root: String, scripts: [String] = [], isIndex: Bool = false,
+        stamp: SiteStamp? = nil
+    ) -> PageFrame {
+        PageFrame(
+            siteTitle: options.title, pageTitle: title, root: root, scripts: scripts, kind: kind, isIndex: isIndex,
+            stamp: stamp ?? self.stamp, exports: SiteExport.allCases.filter { options.exports.contains($0) })
+    }
+
+    /// A whole HTML page: `body` appends the page body, the layout goes around it.
+    func page(
+        _ frame: PageFrame, body: (inout PageBytes) throws(SiteError) -> Void
+    ) throws(SiteError) -> [UInt8] {
+        var page = PageBytes(capacity: 8192)
+        if templates.isBuiltin(CompiledPage.layout) {
+            frame.appendHead(to: &page)
+            try body(&page)
+            frame.appendTail(to: &page)
+            return page.bytes
+        }
+        try body(&page)
+        let content = String(decoding: page.bytes, as: UTF8.self)
+        return Array(try templates.render("layout", frame.mustacheContext(content: content)).utf8)
+    }
+
+    /// `person.md` for one person.
+    func markdown(of person: PersonPage) throws(SiteError) -> [UInt8] {
+        if templates.isBuiltin(CompiledPage.personMarkdown) { return person.markdownBytes() }
+        return Array(try templates.render("person.md", person.mustacheContext).utf8)
+    }
+
+    /// The `person` page body around `markdownHTML`, the HTML of the person's Markdown page.
+    func appendBody(of person: PersonPage, markdownHTML: [UInt8], to page: inout PageBytes) throws(SiteError) {
+        if templates.isBuiltin(CompiledPage.person) {
+            person.appendBody(markdownHTML: markdownHTML, to: &page)
+        } else {
+            let context = person.mustachePageContext(markdownHTML: String(decoding: markdownHTML, as: UTF8.self))
+            page.raw(try templates.render("person", context))
+        }
+    }
+
+    /// The `index` page body.
+    func appendBody(of index: ListPage.Index, to page: inout PageBytes) throws(SiteError) {
+        if templates.isBuiltin(CompiledPage.index) {
+            ListPage.append(index, to: &page)
+        } else {
+            page.raw(try templates.render("index", ListPage.context(index)))
+        }
+    }
+
+    /// A `letter` page body.
+    func appendBody(of letter: ListPage.Letter, to page: inout PageBytes) throws(SiteError) {
+        if templates.isBuiltin(CompiledPage.letter) {
+            ListPage.append(letter, to: &page)
+        } else {
+            page.raw(try templates.render("letter", ListPage.context(letter)))
+        }
+    }
+
+    /// A `department` page body.
+    func appendBody(of department: ListPage.Department, to page: inout PageBytes) throws(SiteError) {
+        if templates.isBuiltin(CompiledPage.department) {
+            ListPage.append(department, to: &page)
+        } else {
+            page.raw(try templates.render("department", ListPage.context(department)))
+        }
+    }
+}

@@ -63,7 +63,7 @@ struct DiffCommandEndToEndTests {
 
             // The first and second snapshots are equal: by file name, and by path.
             let names = snapshotFiles(workspace)
-            #expect(names.count == 3)
+            try #require(names.count == 3, "three builds, three snapshots: \(names)")
             let byName = try await OrgDirProcess.run(
                 ["diff", names[0], names[1], "--config", settings.path], in: workspace.folder)
             #expect(byName.status == 0, "stderr: \(byName.stderr)")

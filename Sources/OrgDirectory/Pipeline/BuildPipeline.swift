@@ -206,7 +206,7 @@ public struct BuildPipeline: Sendable {
         do {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
-                reusing: staging.previous == nil ? nil : fingerprintStore.load(), to: staging)
+                reusing: staging.previous == nil ? nil : fingerprintStore.load(), listingPaths: false, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)

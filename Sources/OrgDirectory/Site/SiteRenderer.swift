@@ -34,11 +34,12 @@ public struct SiteRenderer: Sendable {
     ///
     /// With `fingerprintsFor` (the published folder's path) every person's render fingerprint is returned in the
     /// report, and people whose fingerprint equals the one in `previous` (kept by the run that published that
-    /// folder) are carried over from it by `output` instead of being rendered.
+    /// folder) are carried over from it by `output` instead of being rendered. `listingPaths: false` leaves the
+    /// report's `paths` empty (the count stays), which a million-person build cannot afford to hold.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
-        to output: some SiteOutput
+        listingPaths: Bool = true, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = SiteDirectory(users: people, hiding: options.hideFields)
         let job = SiteRenderJob(
@@ -46,7 +47,9 @@ public struct SiteRenderer: Sendable {
             history: SiteHistory(history, hiding: options.hideFields))
         let site = published.map { _ in SiteRenderJob.siteFingerprintInput(options: options, templates: templates) }
         let previous = previous.flatMap { $0.output == published ? $0 : nil }
+        // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
+        var fileCount = 0
         var shards = 0
         var people = SiteRenderJob.PeopleChunk()
         do {
@@ -79,7 +82,8 @@ public struct SiteRenderer: Sendable {
                     start = range.upperBound
                 }
                 func collect(_ done: RenderPart) {
-                    paths += done.paths
+                    fileCount += done.paths.count
+                    if listingPaths { paths += done.paths }
                     shards += done.shards
                     if let chunk = done.people {
                         people.fingerprints += chunk.fingerprints
@@ -105,7 +109,7 @@ public struct SiteRenderer: Sendable {
         }
         paths.sort()
         var report = SiteReport(
-            filesWritten: paths.count, people: directory.people.count, searchShards: shards,
+            filesWritten: fileCount, people: directory.people.count, searchShards: shards,
             departments: directory.departments.count, paths: paths)
         report.peopleRendered = site == nil ? directory.people.count : people.rendered
         report.peopleReused = people.reused

@@ -8,7 +8,7 @@ public struct SiteReport: Sendable, Equatable {
     public var searchShards: Int
     /// Departments with a page.
     public var departments: Int
-    /// Every relative path written, sorted, so Publish can remove what is no longer there.
+    /// Every relative path written, sorted (empty when the render was asked not to list them).
     public var paths: [String]
     /// People whose three files were rendered, and people whose published files were carried over because
     /// their render fingerprint was unchanged.

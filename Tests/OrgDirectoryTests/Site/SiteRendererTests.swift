@@ -32,6 +32,21 @@ struct SiteRendererTests {
         for user in SiteFixtures.friendly { #expect(index.contains(SiteEscaping.html(user.displayName))) }
     }
 
+    @Test("without listing paths a render writes the same files and counts them, but keeps no list")
+    func unlistedPaths() async throws {
+        let (listedFolder, listed) = try await SiteFixtures.renderSite()
+        defer { try? FileManager.default.removeItem(at: listedFolder) }
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = try await SiteRenderer(options: SiteOptions()).render(
+            SiteFixtures.all, generatedAt: Date(timeIntervalSince1970: 1_763_000_000), listingPaths: false,
+            to: DirectorySiteOutput(root: folder))
+        #expect(report.paths.isEmpty)
+        #expect(report.filesWritten == listed.filesWritten)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+            == FileManager.default.subpathsOfDirectory(atPath: listedFolder.path).sorted())
+    }
+
     @Test("an empty directory still gets an index, search data and exports")
     func emptyDirectory() async throws {
         let (folder, report) = try await SiteFixtures.renderSite([])

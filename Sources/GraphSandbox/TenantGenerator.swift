@@ -49,6 +49,9 @@ private struct GenerationState {
     var rng: SeededGenerator
     let generator: TenantGenerator
     var usedAliases: Set<String> = []
+    /// The next number to try for each `base` + `suffix`: aliases are only ever added, so every number below it
+    /// is taken, and a common name no longer re-probes all its earlier numbers (quadratic at a million people).
+    var nextAliasNumber: [String: Int] = [:]
     let totalWeight: Int
 
     init(seed: UInt64, generator: TenantGenerator) {
@@ -73,12 +76,16 @@ private struct GenerationState {
     /// A unique mail alias: `first.last`, then `first.last2`, `first.last3`... (the number goes before
     /// `suffix`, which keeps guests' `_home.domain` at the end).
     mutating func uniqueAlias(_ base: String, suffix: String = "") -> String {
+        let key = base + "\u{1F}" + suffix
         var candidate = base + suffix
-        var counter = 2
-        while usedAliases.contains(candidate) {
-            candidate = "\(base)\(counter)\(suffix)"
-            counter += 1
+        var counter = nextAliasNumber[key] ?? 2
+        if counter > 2 || usedAliases.contains(candidate) {
+            repeat {
+                candidate = "\(base)\(counter)\(suffix)"
+                counter += 1
+            } while usedAliases.contains(candidate)
         }
+        nextAliasNumber[key] = counter
         usedAliases.insert(candidate)
         return candidate
     }

@@ -90,6 +90,25 @@ struct TenantGeneratorTests {
         #expect(Self.tenant.filter { $0.userType == "Guest" }.count == guests.count)
     }
 
+    @Test("a common name's aliases are numbered 2, 3, 4… without gaps, and every sign-in name is unique")
+    func aliasNumbering() {
+        let users = TenantGenerator(seed: 1).users(count: 30_000)
+        let names = users.map { $0.userPrincipalName.lowercased() }
+        #expect(Set(names).count == names.count)
+        var numbersByBase: [String: [Int]] = [:]
+        for user in users where user.userType == "Member" {
+            guard let local = user.userPrincipalName.split(separator: "@").first, local.contains(".") else { continue }
+            let digits = local.reversed().prefix { $0.isNumber }
+            let base = String(local.dropLast(digits.count))
+            numbersByBase[base, default: []].append(digits.isEmpty ? 1 : Int(String(digits.reversed())) ?? -1)
+        }
+        let shared = numbersByBase.filter { $0.value.count > 1 }
+        #expect(shared.count > 100, "the catalog repeats names at this size")
+        for (base, numbers) in shared {
+            #expect(numbers.sorted() == Array(1...numbers.count), "\(base)")
+        }
+    }
+
     @Test("rooms and shared mailboxes are disabled accounts without given name or surname")
     func resourceAccounts() {
         let rooms = Self.tenant.filter { $0.kind == .room }

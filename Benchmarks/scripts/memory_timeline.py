@@ -42,20 +42,28 @@ def main():
         with open(settings, "w") as file:
             file.write(SETTINGS.format(base=base))
         started = time.monotonic()
+        errors = open("/dev/shm/orgdir-memory/orgdir.err", "w+")
         build = subprocess.Popen([f"{bin_dir}/orgdir", "build", "--config", settings, "--json"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=errors,
                                  env={**os.environ, "ORGDIR_CLIENT_SECRET": "sandbox-secret"})
         last, peak = 0, 0
         while build.poll() is None:
             try:
-                rss, peak = status_mb(build.pid, "VmRSS"), status_mb(build.pid, "VmHWM")
+                rss, hwm = status_mb(build.pid, "VmRSS"), status_mb(build.pid, "VmHWM")
             except OSError:
                 break
+            if hwm == 0 and peak > 0:  # exited: a zombie's status no longer reports memory
+                break
+            peak = hwm
             if abs(rss - last) >= 20:
                 print(f"{time.monotonic() - started:7.1f} s  rss {rss:5d} MB  peak {peak:5d} MB", flush=True)
                 last = rss
             time.sleep(0.25)
+        build.wait()
         print(f"exit {build.returncode} after {time.monotonic() - started:.1f} s; peak {peak} MB")
+        if build.returncode != 0:
+            errors.seek(0)
+            print("orgdir said:", errors.read()[-2000:])
     finally:
         sandbox.terminate()
         subprocess.run(["rm", "-rf", "/dev/shm/orgdir-memory"])

@@ -27,11 +27,20 @@ struct SearchIndexBuilder {
         var text: String
     }
 
-    /// All search files for `directory`.
+    /// All search files for `directory`, collected (tests and small sites).
     func files(for directory: SiteDirectory) -> [File] {
+        var collected: [File] = []
+        self.files(for: directory) { collected.append($0) }
+        return collected
+    }
+
+    /// Hands every search file for `directory` to `emit` as soon as it is made, so the shards' text is never
+    /// all in memory at once (about 400 MB at a million people).
+    func files<Failure: Error>(
+        for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
+    ) throws(Failure) {
         let postings = tokenPostings(directory).mapValues(Self.encode)
         let leaves = shardLeaves(postings)
-        var files: [File] = []
         var manifestLeaves: [String] = []
         for (number, leaf) in leaves.enumerated() {
             // An array of [token, postings] pairs, not an object: a token such as "__proto__" must stay data.
@@ -41,25 +50,23 @@ struct SearchIndexBuilder {
                 body += "[" + SiteEscaping.jsonString(token) + "," + (postings[token] ?? "[]") + "]"
             }
             body += "]"
-            files.append(File(path: "search/t/\(number).js", text: Self.jsonp("t", "\(number)", body)))
+            try emit(File(path: "search/t/\(number).js", text: Self.jsonp("t", "\(number)", body)))
             manifestLeaves.append(
                 "[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(body.utf8.count)]")
         }
-        let (digitFiles, digitSizes) = phoneShards(directory)
-        files += digitFiles
+        let digitSizes = try phoneShards(directory, emit: emit)
         var chunk = 0
         while chunk * chunkSize < directory.people.count {
             let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
             let records = range.map { Self.record(directory.people[$0]) }.joined(separator: ",")
-            files.append(File(path: "search/r/\(chunk).js", text: Self.jsonp("r", "\(chunk)", "[" + records + "]")))
+            try emit(File(path: "search/r/\(chunk).js", text: Self.jsonp("r", "\(chunk)", "[" + records + "]")))
             chunk += 1
         }
         let digits = digitSizes.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
         let manifest =
             "{\"v\":1,\"people\":\(directory.people.count),\"chunk\":\(chunkSize),\"leaves\":["
             + manifestLeaves.joined(separator: ",") + "],\"digits\":{" + digits + "}}"
-        files.append(File(path: "search/manifest.js", text: Self.jsonp("m", "0", manifest)))
-        return files
+        try emit(File(path: "search/manifest.js", text: Self.jsonp("m", "0", manifest)))
     }
 
     /// Token → positions per match class, positions ascending.
@@ -164,8 +171,10 @@ struct SearchIndexBuilder {
         return leaves
     }
 
-    /// Phone trigram shards and their sizes.
-    func phoneShards(_ directory: SiteDirectory) -> (files: [File], sizes: [(key: String, value: Int)]) {
+    /// Phone trigram shards, handed to `emit`; returns their sizes for the manifest.
+    func phoneShards<Failure: Error>(
+        _ directory: SiteDirectory, emit: (File) throws(Failure) -> Void
+    ) throws(Failure) -> [(key: String, value: Int)] {
         var entries: [String: [(Int, String)]] = [:]
         for person in directory.people {
             let digits = person.phones.map(\.link.searchDigits).filter { !$0.isEmpty }.joined(separator: " ")
@@ -180,7 +189,6 @@ struct SearchIndexBuilder {
             }
             for trigram in trigrams { entries[trigram, default: []].append((person.index, digits)) }
         }
-        var files: [File] = []
         var sizes: [(key: String, value: Int)] = []
         for (trigram, list) in entries.sorted(by: { $0.key < $1.key }) {
             var previous = 0
@@ -190,10 +198,10 @@ struct SearchIndexBuilder {
                     defer { previous = index }
                     return "[\(index - previous),\"\(digits)\"]"
                 }.joined(separator: ",") + "]"
-            files.append(File(path: "search/d/\(trigram).js", text: Self.jsonp("d", trigram, body)))
+            try emit(File(path: "search/d/\(trigram).js", text: Self.jsonp("d", trigram, body)))
             sizes.append((trigram, body.utf8.count))
         }
-        return (files, sizes)
+        return sizes
     }
 
     /// `[name, jobTitle, department, phone, phoneHref, mail, slug]`, empty strings for missing values.

@@ -154,7 +154,7 @@ struct SiteRenderJob: Sendable {
     /// The search manifest and shards; returns the paths and the number of shard files.
     func renderSearch(to output: some SiteOutput) throws(SiteError) -> (paths: [String], shards: Int) {
         var paths: [String] = []
-        for file in SearchIndexBuilder().files(for: directory) {
+        try SearchIndexBuilder().files(for: directory) { (file) throws(SiteError) in
             try write(file.text, file.path, output, &paths)
         }
         return (paths, paths.count - 1)

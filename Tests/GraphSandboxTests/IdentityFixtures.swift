@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 import _CryptoExtras
 
 @testable import GraphSandbox
@@ -18,15 +19,13 @@ struct IdentityFixtures: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let keyFile = folder.appendingPathComponent("key.pem")
         let certificateFile = folder.appendingPathComponent("cert.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile.path, "-out",
-            certificateFile.path, "-days", "1", "-subj", "/CN=sandbox-test",
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let openssl = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile.path, "-out",
+                certificateFile.path, "-days", "1", "-subj", "/CN=sandbox-test",
+            ])
+        guard openssl.status == 0 else { throw ChildProcess.Failure(description: "openssl: \(openssl.standardError)") }
         let pem = try String(contentsOf: certificateFile, encoding: .utf8)
         guard let der = ClientAssertionValidator.der(pem: pem, label: "CERTIFICATE") else {
             throw HarnessError("openssl made no certificate")

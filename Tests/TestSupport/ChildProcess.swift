@@ -20,6 +20,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// A child that would not start or did not say what was awaited.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private let process = Process()

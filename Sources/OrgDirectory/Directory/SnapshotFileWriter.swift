@@ -61,21 +61,11 @@ struct SnapshotFileWriter: Sendable {
         guard fsync(descriptor) == 0 else { throw .writeFailed(path: path, reason: lastError("fsync")) }
     }
 
-    /// `write(2)` until every byte is out (it may write less than asked).
+    /// Writes all of `data` (see `FileDescriptorWrite`).
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(SnapshotError) {
-        let failure: String? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = posixWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return lastError("write")
-                }
-                offset += written
-            }
-            return nil
+        if let code = data.withUnsafeBytes({ FileDescriptorWrite.all($0, to: descriptor) }) {
+            throw .writeFailed(path: path, reason: "write: " + FileDescriptorWrite.describe(code))
         }
-        if let failure { throw .writeFailed(path: path, reason: failure) }
     }
 
     /// Flushes a folder's entries (the rename). Best effort: some file systems refuse fsync on folders.
@@ -89,13 +79,4 @@ struct SnapshotFileWriter: Sendable {
     static func lastError(_ operation: String) -> String {
         "\(operation): " + String(cString: strerror(errno))
     }
-}
-
-/// `write(2)`, named apart from `SnapshotFileWriter.write(_:to:)`.
-private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-    #else
-        Darwin.write(descriptor, buffer, count)
-    #endif
 }

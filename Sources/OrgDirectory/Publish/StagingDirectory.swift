@@ -244,18 +244,10 @@ public final class StagingDirectory: Sendable {
         try writeAll(bytes, to: descriptor, path: path)
     }
 
-    /// Writes all of `bytes` to an open file, retrying interrupted writes.
+    /// Writes all of `bytes` to an open file (see `FileDescriptorWrite`).
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(PublishError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += count
+        if let code = bytes.withUnsafeBytes({ FileDescriptorWrite.all($0, to: descriptor) }) {
+            throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(code))
         }
     }
 }

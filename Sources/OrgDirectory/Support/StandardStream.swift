@@ -29,22 +29,8 @@ public enum StandardStream: Sendable {
         write(Data(text.utf8))
     }
 
-    /// Writes all of `data`, retrying writes a signal interrupted.
+    /// Writes all of `data`, retrying writes a signal interrupted (see `FileDescriptorWrite`).
     public func write(_ data: Data) {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            guard var next = bytes.baseAddress else { return }
-            var remaining = bytes.count
-            while remaining > 0 {
-                let written = Foundation.write(descriptor, next, remaining)
-                if written > 0 {
-                    next += written
-                    remaining -= written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        _ = data.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
     }
 }

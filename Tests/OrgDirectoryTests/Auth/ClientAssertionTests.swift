@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 import Testing
 import _CryptoExtras
 
@@ -13,15 +14,14 @@ struct ClientAssertionTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = folder.appendingPathComponent("key.pem")
         let certificate = folder.appendingPathComponent("cert.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path,
-            "-days", "1", "-subj", "/CN=orgdir-unit",
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let openssl = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out",
+                certificate.path,
+                "-days", "1", "-subj", "/CN=orgdir-unit",
+            ])
+        guard openssl.status == 0 else { throw ChildProcess.Failure(description: "openssl: \(openssl.standardError)") }
         return (folder, certificate, key)
     }
 

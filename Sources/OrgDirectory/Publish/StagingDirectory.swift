@@ -37,10 +37,9 @@ public final class StagingDirectory: Sendable {
 
     /// Writes one file of the new site at a relative path such as `people/ada.html`.
     public func write(_ bytes: [UInt8], to relativePath: String) throws(PublishError) {
-        let components = try Self.validatedComponents(relativePath)
         // Plain string paths: building URLs component by component cost more than the write itself.
         let target = rootPath + "/" + relativePath
-        try ensureParent(of: components)
+        try ensureParent(folder: try Self.parentFolder(of: relativePath))
         if let previousPath {
             let old = previousPath + "/" + relativePath
             if Self.contentEquals(path: old, bytes: bytes), link(old, target) == 0 {
@@ -57,9 +56,8 @@ public final class StagingDirectory: Sendable {
     public func write(
         to relativePath: String, pieces produce: (_ emit: @escaping ([UInt8]) throws -> Void) throws -> Void
     ) throws {
-        let components = try Self.validatedComponents(relativePath)
         let target = rootPath + "/" + relativePath
-        try ensureParent(of: components)
+        try ensureParent(folder: try Self.parentFolder(of: relativePath))
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
@@ -91,7 +89,7 @@ public final class StagingDirectory: Sendable {
         var linked: [String] = []
         for relativePath in relativePaths {
             let target = rootPath + "/" + relativePath
-            guard let folder = Self.safeParentFolder(of: relativePath),
+            guard let folder = try? Self.parentFolder(of: relativePath),
                 (try? ensureParent(folder: folder)) != nil,
                 link(previousPath + "/" + relativePath, target) == 0
             else {
@@ -104,9 +102,15 @@ public final class StagingDirectory: Sendable {
         return true
     }
 
-    /// The folder part of `relativePath` ("" at the top) when the path is safe by `validatedComponents`' rules,
-    /// else nil; one pass over the bytes, since a nightly run carries over some 300,000 files.
-    static func safeParentFolder(of relativePath: String) -> Substring? {
+    /// The folder part of `relativePath` ("" at the top); refuses anything that could escape the root (empty,
+    /// absolute, `.` or `..` or empty components, NUL). One pass over the bytes: every written and every carried
+    /// over file (some 300,000 a run) goes through it.
+    static func parentFolder(of relativePath: String) throws(PublishError) -> Substring {
+        guard let folder = safeParentFolder(of: relativePath) else { throw .unsafePath(relativePath: relativePath) }
+        return folder
+    }
+
+    private static func safeParentFolder(of relativePath: String) -> Substring? {
         let bytes = relativePath.utf8
         guard let first = bytes.first, first != UInt8(ascii: "/") else { return nil }
         var componentStart = bytes.startIndex
@@ -143,11 +147,6 @@ public final class StagingDirectory: Sendable {
         }
     }
 
-    private func ensureParent(of components: [String]) throws(PublishError) {
-        guard components.count > 1 else { return }
-        try ensureParent(folder: components.dropLast().joined(separator: "/")[...])
-    }
-
     /// Creates `folder` (relative, "" for the root) once; later calls only look it up.
     private func ensureParent(folder: Substring) throws(PublishError) {
         if folder.isEmpty { return }
@@ -160,17 +159,6 @@ public final class StagingDirectory: Sendable {
             throw .cannotCreate(path: url.path, reason: error.localizedDescription)
         }
         state.withLock { _ = $0.folders.insert(String(folder)) }
-    }
-
-    /// Splits a relative path and refuses anything that could escape the root.
-    static func validatedComponents(_ relativePath: String) throws(PublishError) -> [String] {
-        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard !relativePath.isEmpty, !relativePath.hasPrefix("/"),
-            components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.contains("\0") })
-        else {
-            throw .unsafePath(relativePath: relativePath)
-        }
-        return components
     }
 
     /// True when the file at `path` holds exactly `bytes` (size checked first, so most changes cost one stat).

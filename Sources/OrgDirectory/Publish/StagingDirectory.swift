@@ -167,19 +167,11 @@ public final class StagingDirectory: Sendable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count else {
             return false
         }
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var existing = [UInt8](repeating: 0, count: bytes.count)
-        var offset = 0
-        while offset < bytes.count {
-            let count = existing.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
-            }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return existing == bytes
+        return readFully(descriptor, into: &existing) == bytes.count && existing == bytes
     }
 
     /// True when the regular files at `left` and `right` hold the same bytes, read a megabyte at a time.

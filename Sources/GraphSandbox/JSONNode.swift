@@ -9,6 +9,8 @@ enum JSONNode: Sendable, Equatable {
     case string(String)
     case array([JSONNode])
     case object([(String, JSONNode)])
+    /// JSON text serialized already (a user rendered through a `UserJSONPlan`), written out as it is.
+    case raw([UInt8])
 
     static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
         lhs.serialized() == rhs.serialized()
@@ -39,7 +41,7 @@ enum JSONNode: Sendable, Equatable {
         return out
     }
 
-    private func write(into out: inout [UInt8]) {
+    func write(into out: inout [UInt8]) {
         switch self {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -65,29 +67,44 @@ enum JSONNode: Sendable, Equatable {
                 member.1.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        case .raw(let bytes):
+            out.append(contentsOf: bytes)
         }
     }
 
     /// Quotes and escapes `value`; UTF-8 bytes of 0x20 and above other than `"` and `\` are copied as they are
     /// (every byte of a multi-byte sequence is 0x80 or above, so non-ASCII text passes through untouched).
-    private static func writeString(_ value: String, into out: inout [UInt8]) {
+    /// Runs that need no escaping are copied in one piece: a users page writes some 16,000 strings.
+    static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
-            default:
-                out.append(byte)
+        var text = value
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscaped(byte, into: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape sequence RFC 8259 asks for: the short forms where JSON has one, `\u00XX` for other controls.
+    private static func appendEscaped(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x0A: out.append(contentsOf: "\\n".utf8)
+        case 0x0D: out.append(contentsOf: "\\r".utf8)
+        case 0x09: out.append(contentsOf: "\\t".utf8)
+        case 0x08: out.append(contentsOf: "\\b".utf8)
+        case 0x0C: out.append(contentsOf: "\\f".utf8)
+        default:
+            let hex = String(byte, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        }
     }
 }

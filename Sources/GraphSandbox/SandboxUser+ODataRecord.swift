@@ -11,7 +11,7 @@ extension SandboxUser: ODataRecord {
 
     private static func odataValue(_ json: JSONNode) -> ODataValue {
         switch json {
-        case .null, .object: return .null
+        case .null, .object, .raw: return .null
         case .bool(let value): return .bool(value)
         case .int(let value): return .number(Double(value))
         case .string(let value): return .string(value)

@@ -69,41 +69,42 @@ enum UserProperty {
 extension SandboxUser {
     /// The JSON value of one property by canonical name; unknown names give `nil`.
     func jsonValue(forProperty name: String) -> JSONNode? {
-        switch name {
-        case "id": return .string(id)
-        case "userPrincipalName": return .string(userPrincipalName)
-        case "displayName": return .string(displayName)
-        case "givenName": return .optional(givenName)
-        case "surname": return .optional(surname)
-        case "mail": return .optional(mail)
-        case "businessPhones": return .array(businessPhones.map(JSONNode.string))
-        case "mobilePhone": return .optional(mobilePhone)
-        case "jobTitle": return .optional(jobTitle)
-        case "officeLocation": return .optional(officeLocation)
-        case "preferredLanguage": return .optional(preferredLanguage)
-        case "department": return .optional(department)
-        case "companyName": return .optional(companyName)
-        case "accountEnabled": return .bool(accountEnabled)
-        case "userType": return .string(userType)
-        case "employeeId": return .optional(employeeId)
-        case "employeeType": return .optional(employeeType)
-        case "city": return .optional(city)
-        case "state": return .optional(state)
-        case "country": return .optional(country)
-        case "postalCode": return .optional(postalCode)
-        case "streetAddress": return .optional(streetAddress)
-        case "usageLocation": return .optional(usageLocation)
-        case "mailNickname": return .string(mailNickname)
-        case "faxNumber": return .optional(faxNumber)
-        case "createdDateTime": return .string(createdDateTime)
-        case "otherMails": return .array(otherMails.map(JSONNode.string))
-        case "proxyAddresses": return .array(proxyAddresses.map(JSONNode.string))
-        default:
-            if UserProperty.unpopulatedCollections.contains(name) { return .array([]) }
-            if UserProperty.unpopulated.contains(name) || UserProperty.singleUserOnly.contains(name) {
-                return .null
-            }
-            return nil
+        UserField(property: name).map { value(of: $0).node }
+    }
+
+    /// One field's value: the single place that maps Graph properties to the sandbox's data.
+    func value(of field: UserField) -> UserField.Value {
+        switch field {
+        case .id: .text(id)
+        case .userPrincipalName: .text(userPrincipalName)
+        case .displayName: .text(displayName)
+        case .givenName: .optionalText(givenName)
+        case .surname: .optionalText(surname)
+        case .mail: .optionalText(mail)
+        case .businessPhones: .texts(businessPhones)
+        case .mobilePhone: .optionalText(mobilePhone)
+        case .jobTitle: .optionalText(jobTitle)
+        case .officeLocation: .optionalText(officeLocation)
+        case .preferredLanguage: .optionalText(preferredLanguage)
+        case .department: .optionalText(department)
+        case .companyName: .optionalText(companyName)
+        case .accountEnabled: .flag(accountEnabled)
+        case .userType: .text(userType)
+        case .employeeId: .optionalText(employeeId)
+        case .employeeType: .optionalText(employeeType)
+        case .city: .optionalText(city)
+        case .state: .optionalText(state)
+        case .country: .optionalText(country)
+        case .postalCode: .optionalText(postalCode)
+        case .streetAddress: .optionalText(streetAddress)
+        case .usageLocation: .optionalText(usageLocation)
+        case .mailNickname: .text(mailNickname)
+        case .faxNumber: .optionalText(faxNumber)
+        case .createdDateTime: .text(createdDateTime)
+        case .otherMails: .texts(otherMails)
+        case .proxyAddresses: .texts(proxyAddresses)
+        case .unpopulated: .optionalText(nil)
+        case .unpopulatedCollection: .texts([])
         }
     }
 }

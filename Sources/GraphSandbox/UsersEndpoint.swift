@@ -43,7 +43,7 @@ struct UsersEndpoint: Sendable {
                 ("@odata.nextLink", .string(nextLink(query: query, token: token, base: nextLinkBase ?? base))))
         }
         let shown = page.dropLast(min(omitting, page.count))
-        members.append(("value", .array(shown.map { render($0, query: query, store: store) })))
+        members.append(("value", renderList(shown, query: query, store: store)))
         return SandboxResponse.json(status: 200, .object(members), contentType: Self.contentType)
     }
 
@@ -215,12 +215,40 @@ struct UsersEndpoint: Sendable {
     /// when expanded and present (the key is left out for people without one).
     func render(_ user: SandboxUser, query: UsersQuery, store: TenantStore) -> JSONNode {
         var members = properties(of: user, select: query.select)
-        if let expand = query.expand, let managerId = user.managerId, let manager = store.byId[managerId] {
-            let managerMembers: [(String, JSONNode)] =
-                [("@odata.type", .string("#microsoft.graph.user"))] + properties(of: manager, select: expand.select)
-            members.append(("manager", .object(managerMembers)))
+        if let manager = expandedManager(of: user, query: query, store: store) {
+            members.append(("manager", manager))
         }
         return .object(members)
+    }
+
+    /// The `value` array of a page, written straight into bytes through one compiled plan (the same JSON
+    /// `render` gives for each user).
+    func renderList(_ users: some Collection<SandboxUser>, query: UsersQuery, store: TenantStore) -> JSONNode {
+        let plan = UserJSONPlan(select: query.select)
+        var out: [UInt8] = []
+        out.reserveCapacity(users.count * 512)
+        out.append(UInt8(ascii: "["))
+        for (index, user) in users.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            plan.writeMembers(of: user, into: &out)
+            if let manager = expandedManager(of: user, query: query, store: store) {
+                if !plan.isEmpty { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #""manager":"#.utf8)
+                manager.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return .raw(out)
+    }
+
+    /// The `manager` object of an expanded query, nil when not expanded or the user has none.
+    private func expandedManager(of user: SandboxUser, query: UsersQuery, store: TenantStore) -> JSONNode? {
+        guard let expand = query.expand, let managerId = user.managerId, let manager = store.byId[managerId] else {
+            return nil
+        }
+        return .object([("@odata.type", .string("#microsoft.graph.user"))] + properties(of: manager, select: expand.select))
     }
 
     private func properties(of user: SandboxUser, select: [String]?) -> [(String, JSONNode)] {

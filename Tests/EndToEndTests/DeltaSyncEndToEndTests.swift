@@ -320,6 +320,51 @@ struct DeltaSyncEndToEndTests {
     }
 
     @Test(
+        "a manager the filter leaves out who is renamed is named anew on a delta run, as a full run names them",
+        arguments: [DeltaRecords.full, .changedOnly])
+    func renamedManagerOutsideFilter(_ records: DeltaRecords) async throws {
+        let deltaSide = try Workspace()
+        let fullSide = try Workspace()
+        defer {
+            deltaSide.remove()
+            fullSide.remove()
+        }
+        let configuration = SandboxConfiguration(userCount: 300, seed: 21, deltaRecords: records)
+        try await withSandbox(configuration) { sandbox, url in
+            let users = await sandbox.users
+            let byId = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) })
+            // Someone whose manager works in another department: the filter publishes the report, not the manager.
+            let report = try #require(
+                users.first { user in
+                    guard let department = user.department, let managerId = user.managerId,
+                        let manager = byId[managerId]
+                    else { return false }
+                    return manager.department != department && !department.contains("'")
+                })
+            let department = try #require(report.department)
+            var manager = try #require(report.managerId.flatMap { byId[$0] })
+            let extra = Self.managerSettings + [("filter", "<string>department eq '\(department)'</string>")]
+            let settings = try deltaSide.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId, extra: extra)
+            let fullSettings = try fullSide.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: extra + [("deltaSync", "<false/>")])
+            let secret = configuration.clientSecret
+            #expect(try await buildJSON(deltaSide, settings: settings, secret: secret).0.status == 0)
+
+            manager.displayName = "Renamed Manager \(manager.id.prefix(4))"
+            try await sandbox.mutate(.update(manager))
+            let (run, summary) = try await buildJSON(deltaSide, settings: settings, secret: secret)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(summary["sync"] as? String == "delta")
+            #expect(try await buildJSON(fullSide, settings: fullSettings, secret: secret).0.status == 0)
+            try await expectSamePeople(deltaSide, fullSide)
+            let snapshot = try String(contentsOf: latestSnapshot(deltaSide), encoding: .utf8)
+            #expect(snapshot.contains(manager.displayName))
+        }
+    }
+
+    @Test(
         "a saved delta link the server refuses, or one leading off the Graph host, gives way to a full sync",
         arguments: ["refused", "foreign"])
     func brokenDeltaLink(_ kind: String) async throws {

@@ -162,6 +162,12 @@ struct DirectorySync: Sendable {
         byId.reserveCapacity(previous.people.count + upserts.count)
         for user in previous.people { byId[user.id] = user }
         for id in removals { byId[id] = nil }
+        // Names the round itself carried, for everyone in it: a manager outside the published people (left
+        // out by the filter below) who was renamed must not keep the name the previous snapshot recorded.
+        var renamed: [String: String] = [:]
+        for change in upserts.values where change.sent.contains("displayName") {
+            renamed[change.user.id] = change.user.displayName
+        }
         let completed = try await place(upserts.values.sorted { $0.user.id < $1.user.id }, into: &byId, delta: delta)
         // Only people in this round are judged again: everyone else passed the filter last time, and a change
         // to any property the filter reads (all of them are selected) would have put them in the round.
@@ -180,7 +186,7 @@ struct DirectorySync: Sendable {
                 return copy
             }
         }
-        users = try await namingManagers(users, previous: previous, delta: delta)
+        users = try await namingManagers(users, previous: previous, renamed: renamed, delta: delta)
         progress.say(
             "delta: \(upserts.count) changed or new, \(removals.count) removed, in \(round.pages) "
                 + "page\(round.pages == 1 ? "" : "s")" + (completed > 0 ? ", \(completed) read whole" : ""))
@@ -236,14 +242,15 @@ struct DirectorySync: Sendable {
 
     /// Fills in manager names. A full listing names each manager through $expand; manager@delta carries only
     /// an id. Managers outside the published people whose name no earlier snapshot had are read one by one
-    /// (a handful a night).
+    /// (a handful a night). `renamed`: names this round's records carried, newer than any snapshot's.
     private func namingManagers(
-        _ users: [User], previous: Snapshot, delta: DeltaFetcher
+        _ users: [User], previous: Snapshot, renamed: [String: String], delta: DeltaFetcher
     ) async throws(GraphError) -> [User] {
         var known: [String: String] = [:]
         for user in previous.people {
             if let manager = user.manager, let name = manager.displayName { known[manager.id] = name }
         }
+        known.merge(renamed) { _, new in new }
         let published = Set(users.map(\.id))
         let unnamed = Set(
             users.compactMap(\.manager).filter { manager in

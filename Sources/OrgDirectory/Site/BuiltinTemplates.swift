@@ -92,6 +92,7 @@ enum BuiltinTemplates {
         <updated>{{updated}}</updated>
         <author><name>{{title}}</name></author>
         <generator>orgdir</generator>
+        <link rel="self" type="application/atom+xml" href="changes.atom"/>
         <link rel="alternate" type="text/html" href="changes.html"/>
         {{#entries}}
         <entry>

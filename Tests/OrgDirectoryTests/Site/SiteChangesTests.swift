@@ -105,7 +105,7 @@ struct SiteChangesTests {
         #expect(page.contains("- **Office**: \\[x\\]\\(javascript\\:alert\\(1\\)\\) → Berlin, [2026-03-05]"), "\(page)")
     }
 
-    @Test("the Atom feed is well-formed Atom 1.0 with stable ids, and every page links to it")
+    @Test("the Atom feed is well-formed Atom 1.0 with stable ids and a self link, and every page links to it")
     func atomFeed() async throws {
         try #require(SitePython.executable != nil, "python3 is needed for the independent XML parser")
         let first = try await SiteFixtures.renderSite(history: SiteFixtures.history)
@@ -168,6 +168,9 @@ struct SiteChangesTests {
         assert one(one(root, "author"), "name").text
         alternate = [l for l in root.findall(A + "link") if l.get("rel") == "alternate"]
         assert len(alternate) == 1 and os.path.exists(os.path.join(sys.argv[2], alternate[0].get("href")))
+        self_links = [l for l in root.findall(A + "link") if l.get("rel") == "self"]
+        assert len(self_links) == 1 and self_links[0].get("type") == "application/atom+xml", "one self link"
+        assert os.path.samefile(os.path.join(sys.argv[2], self_links[0].get("href")), sys.argv[1]), "self is the feed"
         out, ids = [], set()
         for entry in root.findall(A + "entry"):
             entry_id = one(entry, "id").text

@@ -99,6 +99,25 @@ public final class ChildProcess: @unchecked Sendable {
             stderr: try Data(contentsOf: errorFile))
     }
 
+    /// Waits at most `seconds` for the child to end; past that it gets SIGTERM, then SIGKILL after a short grace,
+    /// so a hung child (a browser waiting on something that never comes) fails its test instead of the run.
+    /// `timedOut` says whether the deadline was what ended it.
+    public func finish(within seconds: TimeInterval) throws -> (outcome: Outcome, timedOut: Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var timedOut = false
+        while process.isRunning {
+            if !timedOut, Date() > deadline {
+                timedOut = true
+                process.terminate()
+                let grace = Date().addingTimeInterval(5)
+                while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return (try finish(), timedOut)
+    }
+
     /// Waits for the child to end, on a thread of its own so the caller's cooperative thread stays free
     /// (a sandbox served from this same test process may be what the child is talking to).
     public func finished() async throws -> Outcome {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Debian's chromium in headless mode, for browser tests. Every run gets its own profile folder.
 struct SiteChromium {
@@ -35,41 +36,24 @@ struct SiteChromium {
         ])
     }
 
+    /// Chromium gets two minutes: a page that never settles ends the test with a message, not the run.
     private func run(_ arguments: [String]) throws -> Output {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "orgdir-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments =
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        let child = try ChildProcess(
+            URL(fileURLWithPath: executable),
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
                 "--disable-dev-shm-usage", "--user-data-dir=\(profile.path)", "--enable-logging=stderr", "--v=0",
-            ] + arguments
-        // Files, not pipes: the DOM can exceed a pipe buffer and chromium would block writing it.
-        let outputFile = profile.appendingPathComponent("stdout.txt")
-        let errorFile = profile.appendingPathComponent("stderr.txt")
-        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let stdout = try FileHandle(forWritingTo: outputFile)
-        let stderr = try FileHandle(forWritingTo: errorFile)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
+            ] + arguments)
+        let (outcome, timedOut) = try child.finish(within: 120)
+        if timedOut {
+            throw ChildProcess.Failure(description: "chromium did not finish within 120 s: \(arguments.last ?? "")")
         }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning {
-            if Date() > deadline { process.terminate() }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        let outputData = try Data(contentsOf: outputFile)
-        let errorData = try Data(contentsOf: errorFile)
-        let console = String(decoding: errorData, as: UTF8.self).split(separator: "\n")
+        let console = outcome.standardError.split(separator: "\n")
             .filter { $0.contains(":CONSOLE") }.map(String.init)
-        return Output(dom: String(decoding: outputData, as: UTF8.self), console: console)
+        return Output(dom: outcome.standardOutput, console: console)
     }
 }

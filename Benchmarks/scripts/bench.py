@@ -177,12 +177,13 @@ def count_files(folder):
 class Sandbox:
     """One graph-sandbox process and its control API."""
 
-    def __init__(self, users, seed, name):
+    def __init__(self, users, seed, name, executable=None, logs=None):
+        """`executable` and `logs` (a folder for its stderr) default to the benchmark's own."""
         self.users = users
         log(f"starting graph-sandbox ({name}: {users} people, seed {seed})")
-        self.stderr = open(CONFIG.work / "logs" / f"sandbox-{name}.err", "w")
+        self.stderr = open(Path(logs or CONFIG.work / "logs") / f"sandbox-{name}.err", "w")
         self.process = subprocess.Popen(
-            [CONFIG.sandbox, "--port", "0", "--users", str(users), "--seed", str(seed)],
+            [executable or CONFIG.sandbox, "--port", "0", "--users", str(users), "--seed", str(seed)],
             stdout=subprocess.PIPE, stderr=self.stderr, text=True, start_new_session=True)
         started = time.monotonic()
         line = self.process.stdout.readline().strip()
@@ -665,7 +666,10 @@ def main():
     log(f"written to {CONFIG.work / 'results.md'}")
 
 
-CONFIG = Config.from_environment()
+# Set when run as the benchmark; scripts that import this module for `Sandbox` and `write_settings` pass
+# their own paths instead.
+CONFIG = None
 
 if __name__ == "__main__":
+    CONFIG = Config.from_environment()
     main()

@@ -10,15 +10,11 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-SETTINGS = """<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0"><dict>
-<key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
-<key>authority</key><string>{base}</string><key>graphAPI</key><string>{base}/</string>
-<key>output</key><string>/dev/shm/orgdir-memory/out</string><key>state</key><string>/dev/shm/orgdir-memory/state</string>
-</dict></plist>
-"""
+from bench import SECRET, Sandbox, write_settings
+
+FOLDER = Path("/dev/shm/orgdir-memory")
 
 
 def status_mb(pid, field):
@@ -32,20 +28,16 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: memory_timeline.py BIN_DIR PEOPLE")
     bin_dir, people = sys.argv[1], int(sys.argv[2])
-    sandbox = subprocess.Popen([f"{bin_dir}/graph-sandbox", "--port", "0", "--users", str(people), "--seed", "1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    subprocess.run(["rm", "-rf", str(FOLDER)], check=True)
+    FOLDER.mkdir(parents=True)
+    sandbox = Sandbox(people, 1, "memory", executable=f"{bin_dir}/graph-sandbox", logs=FOLDER)
     try:
-        base = sandbox.stdout.readline().strip().rstrip("/")
-        subprocess.run(["rm", "-rf", "/dev/shm/orgdir-memory"], check=True)
-        os.makedirs("/dev/shm/orgdir-memory")
-        settings = "/dev/shm/orgdir-memory/settings.plist"
-        with open(settings, "w") as file:
-            file.write(SETTINGS.format(base=base))
+        settings = str(write_settings(FOLDER / "settings.plist", sandbox, FOLDER / "out", FOLDER / "state"))
         started = time.monotonic()
-        errors = open("/dev/shm/orgdir-memory/orgdir.err", "w+")
+        errors = open(FOLDER / "orgdir.err", "w+")
         build = subprocess.Popen([f"{bin_dir}/orgdir", "build", "--config", settings, "--json"],
                                  stdout=subprocess.DEVNULL, stderr=errors,
-                                 env={**os.environ, "ORGDIR_CLIENT_SECRET": "sandbox-secret"})
+                                 env={**os.environ, "ORGDIR_CLIENT_SECRET": SECRET})
         last, peak = 0, 0
         while build.poll() is None:
             try:
@@ -65,8 +57,8 @@ def main():
             errors.seek(0)
             print("orgdir said:", errors.read()[-2000:])
     finally:
-        sandbox.terminate()
-        subprocess.run(["rm", "-rf", "/dev/shm/orgdir-memory"])
+        sandbox.stop()
+        subprocess.run(["rm", "-rf", str(FOLDER)])
 
 
 if __name__ == "__main__":

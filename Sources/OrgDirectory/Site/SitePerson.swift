@@ -14,19 +14,28 @@ struct SitePerson: Sendable {
     /// Key of the department page, when the person has a department.
     let departmentFile: String?
 
-    init(user: User, index: Int, slug: String, letter: String, departmentFile: String?) {
+    /// `phones`: `SitePerson.phones(of: user)`, when already worked out.
+    init(
+        user: User, index: Int, slug: String, letter: String, departmentFile: String?,
+        phones: [(label: String, link: TelephoneLink)]? = nil
+    ) {
         self.user = user
         self.index = index
         self.slug = slug
         self.letter = letter
         self.departmentFile = departmentFile
+        self.phones = phones ?? Self.phones(of: user)
+    }
+
+    /// Business phones first, then the mobile phone, each with its label and parsed link.
+    static func phones(of user: User) -> [(label: String, link: TelephoneLink)] {
         var phones: [(label: String, link: TelephoneLink)] = []
         for (position, number) in user.businessPhones.enumerated() {
             let label = user.businessPhones.count > 1 ? "Work phone \(position + 1)" : "Work phone"
             phones.append((label, TelephoneLink(number)))
         }
         if let mobile = user.mobilePhone { phones.append(("Mobile", TelephoneLink(mobile))) }
-        self.phones = phones
+        return phones
     }
 
     /// The number lists show: the first business phone, else the mobile.

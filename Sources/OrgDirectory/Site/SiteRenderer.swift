@@ -41,7 +41,7 @@ public struct SiteRenderer: Sendable {
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         listingPaths: Bool = true, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        let directory = SiteDirectory(users: people, hiding: options.hideFields)
+        let directory = await SiteDirectory.build(users: people, hiding: options.hideFields)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields))

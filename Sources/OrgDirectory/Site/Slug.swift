@@ -17,15 +17,23 @@ public enum Slug {
     /// Unique slugs for `users`, in the same order: users whose ordinary slugs collide get longer hashes, so
     /// the result depends only on the set of users, never on their order.
     public static func assign(_ users: [User]) -> [String] {
-        var slugs = users.map { make(for: $0) }
+        assign(nameParts: users.map { namePart($0.displayName) }, ids: users.map(\.id))
+    }
+
+    /// `assign` with each user's `namePart` already worked out (in parallel, by `SiteDirectory.build`).
+    static func assign(nameParts: [String], ids: [String]) -> [String] {
+        var slugs = zip(nameParts, ids).map { $0 + "-" + idHash($1, length: hashLength) }
         var byslug: [String: [Int]] = [:]
+        byslug.reserveCapacity(slugs.count)
         for (index, slug) in slugs.enumerated() { byslug[slug, default: []].append(index) }
+        var lengthened = false
         for (_, indices) in byslug where indices.count > 1 {
-            for index in indices {
-                slugs[index] = make(displayName: users[index].displayName, id: users[index].id, hashLength: 16)
-            }
+            lengthened = true
+            for index in indices { slugs[index] = nameParts[index] + "-" + idHash(ids[index], length: 16) }
         }
-        // Identical ids (a broken input) still need distinct files: number them in id order.
+        // Identical ids (a broken input) still need distinct files: number them in id order. Only a collision of
+        // ordinary slugs can lead there, so the usual case skips this pass.
+        guard lengthened else { return slugs }
         var seen: [String: Int] = [:]
         for index in slugs.indices {
             let count = seen[slugs[index], default: 0]

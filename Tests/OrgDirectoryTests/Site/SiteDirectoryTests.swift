@@ -1,0 +1,60 @@
+import Testing
+
+@testable import OrgDirectory
+
+/// The directory every page is built from: order, slugs, departments and letters must not depend on whether
+/// the per-person work ran on one core or was split into chunks.
+@Suite("Site directory")
+struct SiteDirectoryTests {
+    /// A large directory (several chunks) with the awkward cases: a repeated id, ordinary slugs that collide,
+    /// departments that differ only in case, managers and reports, people with no surname or department.
+    static func users() -> [User] {
+        var users = SiteBenchmarkDirectory.users(count: 20_000)
+        let twin = User(id: "twin", userPrincipalName: "twin@contoso.com", displayName: "Ada Twin", surname: "Twin")
+        users += [twin, twin]
+        users.append(User(id: "sales-upper", userPrincipalName: "s@contoso.com", displayName: "Zed", department: "SALES"))
+        users.append(User(id: "no-names", userPrincipalName: "n@contoso.com", displayName: "’t Hooft"))
+        for index in stride(from: 0, to: users.count, by: 7) {
+            users[index].manager = ManagerReference(id: users[(index * 31) % users.count].id, displayName: nil)
+        }
+        var state: UInt64 = 42
+        for index in users.indices.reversed() {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            users.swapAt(index, Int((state >> 33) % UInt64(index + 1)))
+        }
+        return users
+    }
+
+    @Test("a directory prepared in parallel chunks equals one prepared on a single core")
+    func parallelEqualsSerial() async {
+        let users = Self.users()
+        let serial = SiteDirectory(users: users, hiding: ["mobilePhone"])
+        let parallel = await SiteDirectory.build(users: users, hiding: ["mobilePhone"])
+        #expect(parallel.people.count == users.count)
+        #expect(parallel.people.map(\.user) == serial.people.map(\.user))
+        #expect(parallel.people.map(\.slug) == serial.people.map(\.slug))
+        #expect(parallel.people.map(\.letter) == serial.people.map(\.letter))
+        #expect(parallel.people.map(\.departmentFile) == serial.people.map(\.departmentFile))
+        #expect(parallel.people.map { $0.phones.map(\.link.uri) } == serial.people.map { $0.phones.map(\.link.uri) })
+        #expect(parallel.departments.map(\.name) == serial.departments.map(\.name))
+        #expect(parallel.departments.map(\.file) == serial.departments.map(\.file))
+        #expect(parallel.departments.map(\.people) == serial.departments.map(\.people))
+        #expect(parallel.letters.map(\.key) == serial.letters.map(\.key))
+        #expect(parallel.letters.map(\.people) == serial.letters.map(\.people))
+        #expect(parallel.positionByID == serial.positionByID)
+        #expect(parallel.reportsByManagerID == serial.reportsByManagerID)
+        #expect(Set(parallel.people.map(\.slug)).count == users.count, "every slug is unique")
+        let twins = parallel.people.filter { $0.user.id == "twin" }.map(\.slug)
+        #expect(twins.count == 2 && twins[0] != twins[1] && twins[1].hasSuffix("-2"))
+    }
+
+    @Test("slugs of people whose ordinary slugs collide get a longer hash, whatever the input order")
+    func collidingSlugs() {
+        let parts = ["ada-lovelace", "ada-lovelace", "grace-hopper"]
+        let ids = ["same", "same", "other"]
+        let slugs = Slug.assign(nameParts: parts, ids: ids)
+        #expect(slugs[0] == "ada-lovelace-" + Slug.idHash("same", length: 16))
+        #expect(slugs[1] == slugs[0] + "-2")
+        #expect(slugs[2] == "grace-hopper-" + Slug.idHash("other", length: Slug.hashLength))
+    }
+}

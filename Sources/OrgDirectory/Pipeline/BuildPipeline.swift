@@ -33,6 +33,7 @@ public struct BuildPipeline: Sendable {
         let now = Date()
         let lock = try acquireLock()
         defer { lock.release() }
+        var clock = StageClock(logger: logger)
         // Templates and site options are parsed and checked before any request: a typo in a template override
         // must not cost a sign-in and a whole Graph fetch before it is reported.
         let renderer = try makeRenderer()
@@ -52,6 +53,7 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw .graph(error)
         }
+        clock.lap("sign-in and sync")
 
         // Only the count of the raw list is needed from here on, and the kept people are sorted in place: at a
         // million people every extra array of `User` values costs about 300 MB.
@@ -78,10 +80,11 @@ public struct BuildPipeline: Sendable {
             }
         }
 
+        clock.lap("rules, diff and removal guard")
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
         let counts = try await renderAndPublish(
-            people, with: renderer, generatedAt: site.dataAsOf, history: site.history)
+            people, with: renderer, generatedAt: site.dataAsOf, history: site.history, clock: &clock)
 
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
@@ -94,6 +97,7 @@ public struct BuildPipeline: Sendable {
         } catch {
             throw .state("the site was published, but the snapshot could not be saved: \(error.errorDescription ?? "\(error)")")
         }
+        clock.lap("snapshot save")
         var warnings = outcome.warnings + site.warnings + counts.warnings
         do {
             try runHistory?.record(diff: diff, savedName: snapshotURL.lastPathComponent, metadata: metadata)
@@ -111,6 +115,7 @@ public struct BuildPipeline: Sendable {
         } else {
             deltaStore.clear()
         }
+        clock.lap("history and delta state")
         for warning in warnings { logger.warning("\(warning)") }
 
         let summary = RunSummary(
@@ -191,7 +196,8 @@ public struct BuildPipeline: Sendable {
     /// Renders into a staging folder and swaps it in; people unchanged since the published site (by their
     /// stored render fingerprint) are carried over from it instead of rendered.
     private func renderAndPublish(
-        _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory
+        _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
+        clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let publisher = SitePublisher(output: settings.outputDirectory)
         let fingerprintStore = RenderFingerprintStore(
@@ -211,6 +217,7 @@ public struct BuildPipeline: Sendable {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
         }
+        clock.lap("render into staging")
         // From here until the new fingerprints are saved, the stored ones may not match the published site.
         fingerprintStore.clear()
         do {
@@ -219,6 +226,7 @@ public struct BuildPipeline: Sendable {
             publisher.discard(staging)
             throw .publish(error)
         }
+        clock.lap("publish (swap)")
         var warnings: [String] = []
         if let fingerprints = report.fingerprints {
             do {
@@ -229,6 +237,7 @@ public struct BuildPipeline: Sendable {
                         + "the next run renders every page")
             }
         }
+        clock.lap("render fingerprints save")
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,

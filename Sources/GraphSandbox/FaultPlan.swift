@@ -56,12 +56,13 @@ public struct FaultRule: Sendable, Equatable, Codable {
             fault = .foreignNextLink(base: try container.decode(String.self, forKey: .base))
         case "omitUsers":
             fault = .omitUsers(count: try container.decode(Int.self, forKey: .count))
+        case "decoyNextLink": fault = .decoyNextLink
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .fault, in: container,
                 debugDescription:
                     "unknown fault '\(name)'; expected throttle, serviceUnavailable, gatewayTimeout, dropConnection, "
-                    + "latency, foreignNextLink or omitUsers")
+                    + "latency, foreignNextLink, omitUsers or decoyNextLink")
         }
         let targetName = try container.decodeIfPresent(String.self, forKey: .on) ?? FaultTarget.users.rawValue
         guard let target = FaultTarget(rawValue: targetName) else {
@@ -110,6 +111,9 @@ public struct FaultRule: Sendable, Equatable, Codable {
             try container.encode("omitUsers", forKey: .fault)
             try container.encode(count, forKey: .count)
             retryAfter = nil
+        case .decoyNextLink:
+            try container.encode("decoyNextLink", forKey: .fault)
+            retryAfter = nil
         }
         switch retryAfter {
         case .seconds(let seconds): try container.encode(seconds, forKey: .retryAfter)
@@ -145,6 +149,10 @@ public enum Fault: Sendable, Equatable {
     /// The page leaves out its last `count` users but pages on past them, as a lagging replica can: the client
     /// sees a well-formed listing that is silently short, which only a completeness check catches.
     case omitUsers(count: Int)
+    /// Before its real `@odata.nextLink`, the page carries an instance annotation object holding another
+    /// `"@odata.nextLink"` (a valid users URL of this sandbox): a client that reads the link from the raw
+    /// bytes to start the next request early must notice the decoded page names a different one.
+    case decoyNextLink
 
     /// A short name for recordings.
     var name: String {
@@ -156,6 +164,7 @@ public enum Fault: Sendable, Equatable {
         case .dropConnection: "dropConnection"
         case .foreignNextLink: "foreignNextLink"
         case .omitUsers: "omitUsers"
+        case .decoyNextLink: "decoyNextLink"
         }
     }
 }

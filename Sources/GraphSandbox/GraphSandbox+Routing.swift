@@ -85,6 +85,8 @@ extension GraphSandbox {
         var foreignBase: String?
         /// Users a list page silently leaves out.
         var omittedUsers = 0
+        /// A list page gets a decoy nextLink ahead of its real one.
+        var decoy = false
     }
 
     /// Counts the request for each of its targets, then collects the rules that fire at those numbers.
@@ -100,6 +102,7 @@ extension GraphSandbox {
             case .dropConnection: decision.drop = true
             case .foreignNextLink(let base): decision.foreignBase = base
             case .omitUsers(let count): decision.omittedUsers += max(0, count)
+            case .decoyNextLink: decision.decoy = true
             case .throttle, .serviceUnavailable, .gatewayTimeout:
                 if decision.failure == nil { decision.failure = rule.fault }
             }
@@ -124,6 +127,9 @@ extension GraphSandbox {
         }
         if decision.omittedUsers > 0, faultName == nil, response.status == 200 {
             faultName = "omitUsers"
+        }
+        if decision.decoy, faultName == nil, response.status == 200 {
+            faultName = "decoyNextLink"
         }
     }
 
@@ -271,7 +277,7 @@ extension GraphSandbox {
                 return .success(
                     try endpoint.list(
                         query: query, consistency: consistency, store: store, nextLinkBase: nextBase,
-                        omitting: decision.omittedUsers))
+                        omitting: decision.omittedUsers, decoy: decision.decoy))
             case 2 where ["delta", "microsoft.graph.delta", "delta()"].contains(segments[1]):
                 return .success(try handleDelta(rawQuery: request.rawQuery))
             case 2 where segments[1] == "$count":

@@ -17,9 +17,11 @@ struct UsersEndpoint: Sendable {
         var eventual: Bool
     }
 
-    /// One page of the collection; `omitting` leaves out the page's last users (the `omitUsers` fault).
+    /// One page of the collection; `omitting` leaves out the page's last users (the `omitUsers` fault), `decoy`
+    /// adds a nested decoy nextLink ahead of the real one (the `decoyNextLink` fault).
     func list(
-        query: UsersQuery, consistency: Consistency, store: TenantStore, nextLinkBase: String?, omitting: Int = 0
+        query: UsersQuery, consistency: Consistency, store: TenantStore, nextLinkBase: String?, omitting: Int = 0,
+        decoy: Bool = false
     ) throws(GraphError) -> SandboxResponse {
         let advanced = consistency.eventual && query.count
         try checkQueryMode(query, consistency: consistency, advanced: advanced)
@@ -35,6 +37,9 @@ struct UsersEndpoint: Sendable {
         var members: [(String, JSONNode)] = [("@odata.context", .string(contextURL(query.select, entity: false)))]
         if advanced, query.skipToken == nil {
             members.append(("@odata.count", .int(total)))
+        }
+        if decoy {
+            members.append(("@sandbox.decoy", .object([("@odata.nextLink", .string("\(base)/v1.0/users?$top=1"))])))
         }
         if more, let last = page.last {
             let position = SkipTokenCodec.Position(sortValue: Self.sortValue(last, query.orderBy), id: last.id)

@@ -128,6 +128,32 @@ struct ResilienceEndToEndTests {
         }
     }
 
+    @Test("a decoy nextLink ahead of the real one costs an extra request, never a wrong or missing person")
+    func decoyNextLink() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 40)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("pageSize", "<integer>10</integer>"), ("deltaSync", "<false/>")])
+            await sandbox.setFaults(
+                FaultPlan(rules: [FaultRule(.decoyNextLink, on: .users, schedule: .requests([1, 3]))]))
+            let (run, summary) = try await buildJSON(workspace, settings: settings, secret: configuration.clientSecret)
+            #expect(run.status == 0, "stderr: \(run.stderr)")
+            #expect(summary["published"] as? Int == 40)
+            #expect(summary["pages"] as? Int == 4)
+            let requests = await sandbox.recordedRequests()
+            #expect(requests.filter { $0.fault == "decoyNextLink" }.count == 2)
+            // The decoy was followed (the fetcher starts the next request from the raw bytes), then dropped.
+            #expect(requests.contains { $0.query["$top"] == "1" })
+            let snapshot = try String(contentsOf: latestSnapshot(workspace), encoding: .utf8)
+            let ids = Set((await sandbox.users).map(\.id))
+            #expect(ids.allSatisfy { snapshot.contains($0) })
+            #expect(snapshot.components(separatedBy: "\"userPrincipalName\"").count - 1 == 40)
+        }
+    }
+
     @Test("a nextLink to another host stops the run, sends no token there, and leaves the site untouched")
     func foreignNextLink() async throws {
         let workspace = try Workspace()

@@ -16,64 +16,62 @@ public struct UserFetcher: Sendable {
         self.verifyCount = verifyCount
     }
 
-    /// Fetches all pages; `onPage` sees each page as it arrives (for progress and streaming normalization).
+    /// Fetches all pages; `onPage` sees each page as it arrives (for progress and streaming normalization), in
+    /// page order.
     ///
     /// When Graph reports a total (`@odata.count`, advanced queries), the number received must reach it.
-    /// Pages are fetched one after another: nextLinks are opaque and each one exists only in the page before.
+    /// Requests go one after another (nextLinks are opaque and each one exists only in the page before), but
+    /// each page's link is read from its raw bytes as soon as it arrives, so the next request starts at once
+    /// while the page decodes in a task of its own: decoding (the slow part against a fast server) runs on
+    /// every core, a few pages ahead. Each link followed that way is checked against the decoded page before
+    /// anything after it is used; a mismatch drops the pages fetched on the wrong guess.
     public func fetchAll(
         onPage: @Sendable (_ page: [GraphUser], _ progress: FetchProgress) async throws(GraphError) -> Void
     ) async throws(GraphError) -> FetchResult {
-        var url = query.firstPageURL(graphBase: graphBase)
         var progress = FetchProgress(pages: 0, users: 0, expectedTotal: nil)
-        let client = client
-        let headers = query.headers
-        var body = try await client.getJSONData(from: url, headers: headers)
+        let window = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        var ahead: [PageInFlight] = []
+        defer { for page in ahead { page.outcome.cancel() } }
+        var nextToFetch: URL? = query.firstPageURL(graphBase: graphBase)
         while true {
-            // The next request starts as soon as its link is known, so decoding this page overlaps the
-            // network wait for the next one. The link is checked again against the fully decoded page.
-            let scanned = NextLinkScanner.nextLink(in: body)
-            var prefetch: Task<Result<Data, GraphError>, Never>?
-            if let scanned, let nextURL = URL(string: scanned), client.origin.contains(nextURL) {
-                prefetch = Task { await Self.fetchBody(client: client, url: nextURL, headers: headers) }
+            if let url = nextToFetch {
+                let entry = await fetchAhead(url)
+                ahead.append(entry.page)
+                nextToFetch = entry.next
+                if nextToFetch != nil, ahead.count < window { continue }
             }
+            guard !ahead.isEmpty else { break }
+            let oldest = ahead.removeFirst()
             let page: GraphUsersPage
-            do {
-                page = try JSONDecoder().decode(GraphUsersPage.self, from: body)
-            } catch {
-                prefetch?.cancel()
+            switch await oldest.outcome.value {
+            case .decoded(let decoded): page = decoded
+            case .failed(let error): throw error
+            case .undecodable:
                 // Rare: a body that looked complete but is not valid JSON. Fetch this page again, decoding in the
                 // retry loop.
-                page = try await client.getJSON(GraphUsersPage.self, from: url, headers: headers)
+                page = try await client.getJSON(GraphUsersPage.self, from: oldest.url, headers: query.headers)
             }
             if progress.pages == 0, let count = page.count { progress.expectedTotal = count }
             progress.pages += 1
             progress.users += page.value.count
-            do {
-                try await onPage(page.value, progress)
-            } catch {
-                prefetch?.cancel()
-                throw error
-            }
+            try await onPage(page.value, progress)
             guard let next = page.nextLink, !next.isEmpty else {
-                prefetch?.cancel()
+                // The last page: anything fetched after it followed a link that was not one (dropped by `defer`).
                 break
             }
             guard let nextURL = URL(string: next), nextURL.scheme != nil else {
-                prefetch?.cancel()
                 throw .malformedResponse(
-                    url: url.absoluteString, reason: "@odata.nextLink '\(next)' is not an absolute URL")
+                    url: oldest.url.absoluteString, reason: "@odata.nextLink '\(next)' is not an absolute URL")
             }
             guard client.origin.contains(nextURL) else {
-                prefetch?.cancel()
                 throw .untrustedLink(url: next, expected: client.origin.description)
             }
-            if let prefetch, scanned == next {
-                body = try await prefetch.value.get()
-            } else {
-                prefetch?.cancel()
-                body = try await client.getJSONData(from: nextURL, headers: headers)
+            if oldest.followedLink != next {
+                // Fetched ahead on a wrong guess (or not at all): follow the decoded page's own link.
+                for page in ahead { page.outcome.cancel() }
+                ahead.removeAll()
+                nextToFetch = nextURL
             }
-            url = nextURL
         }
         var warnings: [String] = []
         if progress.expectedTotal == nil, verifyCount {
@@ -91,15 +89,46 @@ public struct UserFetcher: Sendable {
             pages: progress.pages, users: progress.users, expectedTotal: progress.expectedTotal, warnings: warnings)
     }
 
-    /// One page's raw body as a Result, for the prefetching task.
-    private static func fetchBody(
-        client: GraphClient, url: URL, headers: [(String, String)]
-    ) async -> Result<Data, GraphError> {
+    /// One page on its way: where it came from, the link its raw body names (followed already), and its
+    /// decoding, which runs in a task of its own.
+    private struct PageInFlight {
+        let url: URL
+        let followedLink: String?
+        let outcome: Task<PageOutcome, Never>
+    }
+
+    /// How a page fetched ahead turned out.
+    private enum PageOutcome: Sendable {
+        case decoded(GraphUsersPage)
+        /// The body ended like JSON but did not parse.
+        case undecodable
+        /// The request itself failed (after the client's retries). Thrown only once the page before it has
+        /// confirmed that this page's link was the right one.
+        case failed(GraphError)
+    }
+
+    /// Fetches `url` and starts decoding it; returns the page and the URL to fetch next, read from the raw body
+    /// (nil when there is none, it leaves the Graph origin, or the request failed).
+    private func fetchAhead(_ url: URL) async -> (page: PageInFlight, next: URL?) {
+        let body: Data
         do {
-            return .success(try await client.getJSONData(from: url, headers: headers))
+            body = try await client.getJSONData(from: url, headers: query.headers)
         } catch {
-            return .failure(error)
+            let failure = Task { PageOutcome.failed(error) }
+            return (PageInFlight(url: url, followedLink: nil, outcome: failure), nil)
         }
+        let scanned = NextLinkScanner.nextLink(in: body)
+        let decoding = Task {
+            guard let page = try? JSONDecoder().decode(GraphUsersPage.self, from: body) else {
+                return PageOutcome.undecodable
+            }
+            return .decoded(page)
+        }
+        guard let scanned, let nextURL = URL(string: scanned), nextURL.scheme != nil, client.origin.contains(nextURL)
+        else {
+            return (PageInFlight(url: url, followedLink: nil, outcome: decoding), nil)
+        }
+        return (PageInFlight(url: url, followedLink: scanned, outcome: decoding), nextURL)
     }
 
     /// `GET /users/$count` with the same filter (an advanced query, so `ConsistencyLevel: eventual`).

@@ -28,6 +28,9 @@ public struct GraphClient: Sendable {
     ) async throws(GraphError) -> T {
         try await send(url: url, headers: headers) { response in
             do {
+                if T.self == GraphUsersPage.self, let page = try GraphUsersPage.decode(from: response.body) as? T {
+                    return .success(page)
+                }
                 return .success(try JSONDecoder().decode(T.self, from: response.body))
             } catch {
                 return .failure(

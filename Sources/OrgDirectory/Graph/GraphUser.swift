@@ -31,6 +31,14 @@ public struct GraphUser: Decodable, Sendable, Equatable {
 
     private static let modelKeys = Set(GraphUserProperties.modelProperties + ["manager"])
 
+    /// A user with nothing sent yet, for `GraphPageDecoder` to fill in.
+    init() {
+        removed = false
+        managerDelta = false
+        extra = [:]
+        sentKeys = []
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         func text(_ name: String) throws -> String? {
@@ -85,6 +93,9 @@ public struct GraphManager: Decodable, Sendable, Equatable {
         case removed = "@removed"
     }
 
+    /// A manager with nothing sent yet, for `GraphPageDecoder` to fill in.
+    init() {}
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(String.self, forKey: .id)
@@ -125,6 +136,12 @@ enum JSONScalar: Decodable {
 
 /// One page of `/users`.
 public struct GraphUsersPage: Decodable, Sendable {
+    /// Decodes a page: `GraphPageDecoder` where it applies, `JSONDecoder` (and its errors) otherwise.
+    static func decode(from body: Data) throws -> GraphUsersPage {
+        if let page = GraphPageDecoder.page(from: body) { return page }
+        return try JSONDecoder().decode(GraphUsersPage.self, from: body)
+    }
+
     public var value: [GraphUser]
     public var nextLink: String?
     public var count: Int?

@@ -119,7 +119,7 @@ public struct UserFetcher: Sendable {
         }
         let scanned = NextLinkScanner.nextLink(in: body)
         let decoding = Task {
-            guard let page = try? JSONDecoder().decode(GraphUsersPage.self, from: body) else {
+            guard let page = try? GraphUsersPage.decode(from: body) else {
                 return PageOutcome.undecodable
             }
             return .decoded(page)

@@ -252,53 +252,13 @@ enum SnapshotUserCodec {
                 case UInt8(ascii: "\""):
                     return String(decoding: buffer, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    guard index < end else { throw unsupported }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-                    case UInt8(ascii: "b"): buffer.append(0x08)
-                    case UInt8(ascii: "f"): buffer.append(0x0C)
-                    case UInt8(ascii: "n"): buffer.append(0x0A)
-                    case UInt8(ascii: "r"): buffer.append(0x0D)
-                    case UInt8(ascii: "t"): buffer.append(0x09)
-                    case UInt8(ascii: "u"):
-                        var scalar = try hex4()
-                        if (0xD800..<0xDC00).contains(scalar) {
-                            // A high surrogate must be followed by `\u` and a low one.
-                            guard matches("\\u") else { throw unsupported }
-                            let low = try hex4()
-                            guard (0xDC00..<0xE000).contains(low) else { throw unsupported }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let unicode = Unicode.Scalar(scalar) else { throw unsupported }
-                        buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
-                    default: throw unsupported
-                    }
+                    guard JSONEscape.decode(bytes, at: &index, end: end, into: &buffer) else { throw unsupported }
                 default:
                     if byte < 0x20 { throw unsupported }
                     buffer.append(byte)
                 }
             }
             throw unsupported
-        }
-
-        private mutating func hex4() throws(Unsupported) -> UInt32 {
-            guard index + 4 <= end else { throw unsupported }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw unsupported
-                }
-                value = value << 4 | UInt32(digit)
-                index += 1
-            }
-            return value
         }
 
         mutating func stringArray() throws(Unsupported) -> [String] {

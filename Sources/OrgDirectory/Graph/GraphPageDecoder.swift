@@ -367,7 +367,8 @@ struct GraphPageDecoder {
                 guard let text = String(validating: buffer, as: UTF8.self) else { throw GiveUp() }
                 return text
             case UInt8(ascii: "\\"):
-                try appendEscape(to: &buffer)
+                guard JSONEscape.decode(UnsafeRawBufferPointer(bytes), at: &index, end: bytes.count, into: &buffer)
+                else { throw GiveUp() }
             case 0..<0x20:
                 throw GiveUp()
             default:
@@ -375,54 +376,5 @@ struct GraphPageDecoder {
             }
         }
         throw GiveUp()
-    }
-
-    /// One escape after its backslash, as UTF-8.
-    private mutating func appendEscape(to buffer: inout [UInt8]) throws(GiveUp) {
-        guard index < bytes.count else { throw GiveUp() }
-        let letter = bytes[index]
-        index += 1
-        switch letter {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(letter)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
-        case UInt8(ascii: "u"):
-            var value = try readHex4()
-            if (0xD800...0xDBFF).contains(value) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw GiveUp() }
-                index += 2
-                let low = try readHex4()
-                guard (0xDC00...0xDFFF).contains(low) else { throw GiveUp() }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(value) {
-                throw GiveUp()
-            }
-            guard let scalar = Unicode.Scalar(value) else { throw GiveUp() }
-            UTF8.encode(scalar) { buffer.append($0) }
-        default:
-            throw GiveUp()
-        }
-    }
-
-    private mutating func readHex4() throws(GiveUp) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw GiveUp() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            index += 1
-            let digit: UInt32
-            switch byte {
-            case 0x30...0x39: digit = UInt32(byte - 0x30)
-            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw GiveUp()
-            }
-            value = value * 16 + digit
-        }
-        return value
     }
 }

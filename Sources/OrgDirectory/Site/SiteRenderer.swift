@@ -13,6 +13,8 @@ public struct SiteRenderer: Sendable {
     static let pageSize = 500
     /// People rendered by one task.
     static let personChunk = 256
+    /// Up to this many people, the search index and the exports are built at the same time (see `render`).
+    static let concurrentIndexLimit = 300_000
 
     /// Parses the built-in templates with `options.templatesDirectory` overriding any of them.
     public init(options: SiteOptions) throws(SiteError) {
@@ -56,13 +58,28 @@ public struct SiteRenderer: Sendable {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
                 // The whole-directory files go first, so person chunks fill the other cores around them instead of
-                // one long task finishing alone at the end; the search index and the exports (the two that hold a
-                // copy of everyone in memory) run one after the other, never together.
-                var pending: [@Sendable () throws -> RenderPart] = [
-                    {
-                        let search = try job.renderSearch(to: output)
-                        return RenderPart(search.paths + (try job.renderExports(to: output)), shards: search.shards)
-                    },
+                // one long task finishing alone at the end. The search index and the exports each hold a copy of
+                // everyone in memory: in a large directory they run one after the other, never together (a
+                // million people stay under 2 GB); below `concurrentIndexLimit` they are separate tasks, because
+                // on a nightly run, with few people to render, that chain is what the run waits for.
+                var pending: [@Sendable () throws -> RenderPart]
+                if directory.people.count <= Self.concurrentIndexLimit {
+                    pending = [
+                        {
+                            let search = try job.renderSearch(to: output)
+                            return RenderPart(search.paths, shards: search.shards)
+                        },
+                        { RenderPart(try job.renderExports(to: output)) },
+                    ]
+                } else {
+                    pending = [
+                        {
+                            let search = try job.renderSearch(to: output)
+                            return RenderPart(search.paths + (try job.renderExports(to: output)), shards: search.shards)
+                        }
+                    ]
+                }
+                pending += [
                     { RenderPart(try job.renderBrowse(to: output)) },
                     { RenderPart(try job.renderDepartments(to: output) + (try job.renderIndex(to: output))) },
                     { RenderPart(try job.renderChanges(to: output)) },

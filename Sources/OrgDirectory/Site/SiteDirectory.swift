@@ -26,7 +26,7 @@ struct SiteDirectory: Sendable {
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count / 4096))
         guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden) }
         let chunkSize = (users.count + chunkCount - 1) / chunkCount
-        let chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
+        var chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
             for number in 0..<chunkCount {
                 let range = (number * chunkSize)..<min(users.count, (number + 1) * chunkSize)
                 group.addTask { (number, prepare(users[range], hiding: hidden)) }
@@ -37,7 +37,10 @@ struct SiteDirectory: Sendable {
         }
         var prepared: [PreparedPerson] = []
         prepared.reserveCapacity(users.count)
-        for chunk in chunks { prepared += chunk }
+        for number in chunks.indices {
+            prepared += chunks[number]
+            chunks[number] = []  // a million people: each chunk goes as soon as it is copied
+        }
         return SiteDirectory(prepared: prepared)
     }
 

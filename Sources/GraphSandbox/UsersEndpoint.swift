@@ -253,7 +253,8 @@ struct UsersEndpoint: Sendable {
         guard let expand = query.expand, let managerId = user.managerId, let manager = store.byId[managerId] else {
             return nil
         }
-        return .object([("@odata.type", .string("#microsoft.graph.user"))] + properties(of: manager, select: expand.select))
+        return .object(
+            [("@odata.type", .string("#microsoft.graph.user"))] + properties(of: manager, select: expand.select))
     }
 
     private func properties(of user: SandboxUser, select: [String]?) -> [(String, JSONNode)] {

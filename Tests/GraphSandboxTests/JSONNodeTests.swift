@@ -53,7 +53,8 @@ struct UserJSONPlanTests {
         "a page written through the compiled plan equals the page written through the JSON tree",
         arguments: [
             "", "$select=id,displayName,businessPhones,accountEnabled,mail,otherMails,givenName",
-            "$select=ageGroup,assignedLicenses,passwordPolicies,id", "$select=id,displayName&$expand=manager($select=id,displayName)",
+            "$select=ageGroup,assignedLicenses,passwordPolicies,id",
+            "$select=id,displayName&$expand=manager($select=id,displayName)",
             "$expand=manager",
         ])
     func planMatchesTree(rawQuery: String) throws {

@@ -278,7 +278,8 @@ struct GraphPageDecoder {
         case UInt8(ascii: "\""): _ = try readString()
         case UInt8(ascii: "{"):
             try readObject { (reader: inout GraphPageDecoder, _: String) throws(GiveUp) in try reader.skipValue() }
-        case UInt8(ascii: "["): try readArray { (reader: inout GraphPageDecoder) throws(GiveUp) in try reader.skipValue() }
+        case UInt8(ascii: "["):
+            try readArray { (reader: inout GraphPageDecoder) throws(GiveUp) in try reader.skipValue() }
         case UInt8(ascii: "t"): try readLiteral("true")
         case UInt8(ascii: "f"): try readLiteral("false")
         case UInt8(ascii: "n"): try readLiteral("null")

@@ -95,7 +95,8 @@ public struct BuildPipeline: Sendable {
         do {
             snapshotURL = try snapshots.save(Snapshot(metadata: metadata, people: people))
         } catch {
-            throw .state("the site was published, but the snapshot could not be saved: \(error.errorDescription ?? "\(error)")")
+            throw .state(
+                "the site was published, but the snapshot could not be saved: \(error.errorDescription ?? "\(error)")")
         }
         clock.lap("snapshot save")
         var warnings = outcome.warnings + site.warnings + counts.warnings
@@ -107,9 +108,11 @@ public struct BuildPipeline: Sendable {
         if let link = outcome.deltaLink {
             let fullSyncAt = outcome.kind == .full ? now : (deltaStore.load()?.fullSyncAt ?? now)
             do {
-                try deltaStore.save(DeltaState(deltaLink: link, queryFingerprint: sync.fingerprint, fullSyncAt: fullSyncAt))
+                try deltaStore.save(
+                    DeltaState(deltaLink: link, queryFingerprint: sync.fingerprint, fullSyncAt: fullSyncAt))
             } catch {
-                warnings.append("the delta link could not be saved (\(error.localizedDescription)); the next run is a full sync")
+                warnings.append(
+                    "the delta link could not be saved (\(error.localizedDescription)); the next run is a full sync")
                 deltaStore.clear()
             }
         } else {
@@ -137,7 +140,8 @@ public struct BuildPipeline: Sendable {
         do {
             try FileManager.default.createDirectory(at: settings.stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .state("cannot create the state folder \(settings.stateDirectory.path): \(error.localizedDescription)")
+            throw .state(
+                "cannot create the state folder \(settings.stateDirectory.path): \(error.localizedDescription)")
         }
         do {
             let lock = try RunLock.acquire(in: settings.stateDirectory)

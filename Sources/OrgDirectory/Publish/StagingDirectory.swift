@@ -203,7 +203,8 @@ public final class StagingDirectory: Sendable {
         guard staging >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
         var previous: Int32?
         if let previousPath {
-            let descriptor = open(folder.isEmpty ? previousPath : previousPath + "/" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let descriptor = open(
+                folder.isEmpty ? previousPath : previousPath + "/" + folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if descriptor >= 0 { previous = descriptor }
         }
         let handles = FolderHandles(staging: staging, previous: previous)

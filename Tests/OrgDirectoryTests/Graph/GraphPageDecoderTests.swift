@@ -14,7 +14,9 @@ struct GraphPageDecoderTests {
 
     private static func expectSame(_ fast: GraphUsersPage?, _ slow: GraphUsersPage?, _ json: String) {
         guard let fast, let slow else {
-            Issue.record("fast \(fast == nil ? "gave up" : "read it"), JSONDecoder \(slow == nil ? "failed" : "read it"): \(json)")
+            Issue.record(
+                "fast \(fast == nil ? "gave up" : "read it"), JSONDecoder \(slow == nil ? "failed" : "read it"): \(json)"
+            )
             return
         }
         #expect(fast.value == slow.value, "\(json)")
@@ -145,8 +147,10 @@ enum RandomGraphPage {
         var users: [String] = []
         for number in 0..<random.next(6) {
             var members = ["\"id\":\"id-\(number)\""]
-            for key in ["userPrincipalName", "displayName", "givenName", "surname", "mail", "mobilePhone", "jobTitle",
-                "department", "officeLocation", "companyName", "userType", "employeeId", "preferredLanguage", "city"]
+            for key in [
+                "userPrincipalName", "displayName", "givenName", "surname", "mail", "mobilePhone", "jobTitle",
+                "department", "officeLocation", "companyName", "userType", "employeeId", "preferredLanguage", "city",
+            ]
             where random.next(4) != 0 {
                 members.append("\"\(key)\":\(sp(&random))\(value(&random))")
             }
@@ -155,14 +159,18 @@ enum RandomGraphPage {
                 members.append("\"businessPhones\":[\(phones.joined(separator: ","))]")
             }
             if random.next(3) == 0 { members.append("\"accountEnabled\":\(["true", "false", "null"][random.next(3)])") }
-            if random.next(4) == 0 { members.append("\"manager\":{\"id\":\(value(&random)),\"displayName\":\(value(&random))}") }
+            if random.next(4) == 0 {
+                members.append("\"manager\":{\"id\":\(value(&random)),\"displayName\":\(value(&random))}")
+            }
             if random.next(6) == 0 { members.append("\"@removed\":{\"reason\":\"changed\"}") }
             if random.next(5) == 0 { members.append("\"extension_x_level\":\(random.next(1000) - 500)") }
             for index in members.indices.reversed() { members.swapAt(index, random.next(index + 1)) }
             users.append("{" + members.joined(separator: "," + sp(&random)) + "}")
         }
         var page = ["\"@odata.context\":\"c\"", "\"value\":[\(users.joined(separator: ",\(sp(&random))"))]"]
-        if random.next(2) == 0 { page.append("\"@odata.nextLink\":\(string("https://g/v1.0/users?$skiptoken=x/y", &random))") }
+        if random.next(2) == 0 {
+            page.append("\"@odata.nextLink\":\(string("https://g/v1.0/users?$skiptoken=x/y", &random))")
+        }
         if random.next(3) == 0 { page.append("\"@odata.count\":\(random.next(100_000))") }
         page.swapAt(0, random.next(page.count))
         return sp(&random) + "{" + page.joined(separator: ",") + "}" + sp(&random)

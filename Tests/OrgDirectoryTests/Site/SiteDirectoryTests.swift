@@ -12,7 +12,8 @@ struct SiteDirectoryTests {
         var users = SiteBenchmarkDirectory.users(count: 20_000)
         let twin = User(id: "twin", userPrincipalName: "twin@contoso.com", displayName: "Ada Twin", surname: "Twin")
         users += [twin, twin]
-        users.append(User(id: "sales-upper", userPrincipalName: "s@contoso.com", displayName: "Zed", department: "SALES"))
+        users.append(
+            User(id: "sales-upper", userPrincipalName: "s@contoso.com", displayName: "Zed", department: "SALES"))
         users.append(User(id: "no-names", userPrincipalName: "n@contoso.com", displayName: "’t Hooft"))
         for index in stride(from: 0, to: users.count, by: 7) {
             users[index].manager = ManagerReference(id: users[(index * 31) % users.count].id, displayName: nil)

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Side-by-side A/B of two orgdir binaries: interleaved full builds (A B A B …) against one sandbox tenant, outputs
+# on tmpfs, each run on an emptied output and state folder, GNU time per run. For a quick "did this change help"
+# before a full `make bench`.
+#
+#   Benchmarks/ab.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=3] [PEOPLE=100000]
+#
+# Needs a release graph-sandbox in .build-bench/release (`make bench` or
+# `swift build -c release --scratch-path .build-bench --product graph-sandbox`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+first=$1 second=$2 rounds=${3:-3}
+export bin=.build-bench/release dir=/dev/shm/orgdir-ab users=${4:-100000}
+rm -rf "$dir"; mkdir -p "$dir"
+# shellcheck source=Benchmarks/sandbox.sh
+source Benchmarks/sandbox.sh
+export ORGDIR_CLIENT_SECRET=sandbox-secret
+"$first" build --config "$dir/settings.plist" > /dev/null 2>&1  # warm-up, untimed
+for _ in $(seq 1 "$rounds"); do
+  for side in A B; do
+    exe=$first; [ "$side" = B ] && exe=$second
+    rm -rf "$dir/Output" "$dir/State"
+    /usr/bin/time -f "$side %e s wall %U s user %S s sys %M KB peak" "$exe" build --config "$dir/settings.plist" \
+      2>&1 > /dev/null | tail -1
+  done
+done
+rm -rf "$dir"

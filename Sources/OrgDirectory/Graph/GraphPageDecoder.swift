@@ -23,6 +23,10 @@ struct GraphPageDecoder {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// Objects and arrays open around the reader: a hostile body nested thousands deep must not exhaust the stack
+    /// (Graph's own pages are four deep).
+    private var depth = 0
+    private static let maximumDepth = 64
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -232,6 +236,9 @@ struct GraphPageDecoder {
         _ member: (inout GraphPageDecoder, String) throws(GiveUp) -> Void
     ) throws(GiveUp) {
         try expect(UInt8(ascii: "{"))
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw GiveUp() }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -254,6 +261,9 @@ struct GraphPageDecoder {
     /// Reads `[ value, … ]`, calling `element` to read each value.
     private mutating func readArray(_ element: (inout GraphPageDecoder) throws(GiveUp) -> Void) throws(GiveUp) {
         try expect(UInt8(ascii: "["))
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.maximumDepth else { throw GiveUp() }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1

@@ -75,6 +75,15 @@ struct GraphPageDecoderTests {
         #expect(GraphPageDecoder.page(from: Data(json.utf8)) == nil, "\(json)")
     }
 
+    @Test("a body nested thousands deep is left to JSONDecoder instead of exhausting the stack")
+    func deepNesting() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let json = #"{"value":[{"id":"1","extension_x":"# + deep + "}]}"
+        #expect(GraphPageDecoder.page(from: Data(json.utf8)) == nil)
+        let shallow = #"{"value":[{"id":"1","extension_x":[[["a"]]]}]}"#
+        #expect(GraphPageDecoder.page(from: Data(shallow.utf8))?.value.first?.extra["extension_x"] == "a")
+    }
+
     @Test("invalid UTF-8 inside a string is left to JSONDecoder")
     func invalidUTF8() {
         var bytes = Array(#"{"value":[{"id":""#.utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Downloads every user the query selects, page by page, following `@odata.nextLink` verbatim.
 public struct UserFetcher: Sendable {
@@ -30,18 +31,9 @@ public struct UserFetcher: Sendable {
     ) async throws(GraphError) -> FetchResult {
         var progress = FetchProgress(pages: 0, users: 0, expectedTotal: nil)
         let window = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        var ahead: [PageInFlight] = []
-        defer { for page in ahead { page.outcome.cancel() } }
-        var nextToFetch: URL? = query.firstPageURL(graphBase: graphBase)
-        while true {
-            if let url = nextToFetch {
-                let entry = await fetchAhead(url)
-                ahead.append(entry.page)
-                nextToFetch = entry.next
-                if nextToFetch != nil, ahead.count < window { continue }
-            }
-            guard !ahead.isEmpty else { break }
-            let oldest = ahead.removeFirst()
+        var chain = PageChain(from: query.firstPageURL(graphBase: graphBase), window: window, fetcher: self)
+        defer { chain.cancel() }
+        while let oldest = await chain.nextPage() {
             let page: GraphUsersPage
             switch await oldest.outcome.value {
             case .decoded(let decoded): page = decoded
@@ -68,9 +60,8 @@ public struct UserFetcher: Sendable {
             }
             if oldest.followedLink != next {
                 // Fetched ahead on a wrong guess (or not at all): follow the decoded page's own link.
-                for page in ahead { page.outcome.cancel() }
-                ahead.removeAll()
-                nextToFetch = nextURL
+                chain.cancel()
+                chain = PageChain(from: nextURL, window: window, fetcher: self)
             }
         }
         var warnings: [String] = []
@@ -91,14 +82,14 @@ public struct UserFetcher: Sendable {
 
     /// One page on its way: where it came from, the link its raw body names (followed already), and its
     /// decoding, which runs in a task of its own.
-    private struct PageInFlight {
+    fileprivate struct PageInFlight: Sendable {
         let url: URL
         let followedLink: String?
         let outcome: Task<PageOutcome, Never>
     }
 
     /// How a page fetched ahead turned out.
-    private enum PageOutcome: Sendable {
+    fileprivate enum PageOutcome: Sendable {
         case decoded(GraphUsersPage)
         /// The body ended like JSON but did not parse.
         case undecodable
@@ -107,18 +98,28 @@ public struct UserFetcher: Sendable {
         case failed(GraphError)
     }
 
+    /// A fetched page and the URL to fetch after it, read from its raw body.
+    fileprivate struct FetchedPage: Sendable {
+        let page: PageInFlight
+        let next: URL?
+    }
+
+    /// Where the requests run: a thread of their own, so a request never waits behind page decodes for one of
+    /// the cooperative pool's threads.
+    fileprivate static let requestExecutor = DispatchQueueTaskExecutor(label: "orgdir.graph-requests")
+
     /// Fetches `url` and starts decoding it; returns the page and the URL to fetch next, read from the raw body
     /// (nil when there is none, it leaves the Graph origin, or the request failed).
-    private func fetchAhead(_ url: URL) async -> (page: PageInFlight, next: URL?) {
+    fileprivate func fetchAhead(_ url: URL) async -> FetchedPage {
         let body: Data
         do {
             body = try await client.getJSONData(from: url, headers: query.headers)
         } catch {
             let failure = Task { PageOutcome.failed(error) }
-            return (PageInFlight(url: url, followedLink: nil, outcome: failure), nil)
+            return FetchedPage(page: PageInFlight(url: url, followedLink: nil, outcome: failure), next: nil)
         }
         let scanned = NextLinkScanner.nextLink(in: body)
-        let decoding = Task {
+        let decoding = Task(executorPreference: globalConcurrentExecutor) {
             guard let page = try? GraphUsersPage.decode(from: body) else {
                 return PageOutcome.undecodable
             }
@@ -126,9 +127,9 @@ public struct UserFetcher: Sendable {
         }
         guard let scanned, let nextURL = URL(string: scanned), nextURL.scheme != nil, client.origin.contains(nextURL)
         else {
-            return (PageInFlight(url: url, followedLink: nil, outcome: decoding), nil)
+            return FetchedPage(page: PageInFlight(url: url, followedLink: nil, outcome: decoding), next: nil)
         }
-        return (PageInFlight(url: url, followedLink: scanned, outcome: decoding), nextURL)
+        return FetchedPage(page: PageInFlight(url: url, followedLink: scanned, outcome: decoding), next: nextURL)
     }
 
     /// `GET /users/$count` with the same filter (an advanced query, so `ConsistencyLevel: eventual`).
@@ -146,6 +147,97 @@ public struct UserFetcher: Sendable {
         } catch {
             return .failure(error)
         }
+    }
+}
+
+/// One chain of page requests: each request starts the moment the link before it is read from the raw body, in
+/// a task on the request executor, never waiting for the pages before it to be decoded or handed on. It runs at
+/// most `window` pages ahead of the pages taken with `nextPage`, so a fast server cannot fill memory.
+private struct PageChain {
+    private var pages: AsyncStream<UserFetcher.PageInFlight>.Iterator
+    private let credits: FetchCredits
+    private let task: Task<Void, Never>
+
+    init(from url: URL, window: Int, fetcher: UserFetcher) {
+        let (pages, continuation) = AsyncStream.makeStream(of: UserFetcher.PageInFlight.self)
+        let credits = FetchCredits(window)
+        self.pages = pages.makeAsyncIterator()
+        self.credits = credits
+        task = Task(executorPreference: UserFetcher.requestExecutor) {
+            var next: URL? = url
+            while let current = next, await credits.take() {
+                let fetched = await fetcher.fetchAhead(current)
+                continuation.yield(fetched.page)
+                next = fetched.next
+            }
+            continuation.finish()
+        }
+    }
+
+    /// The next page in order, nil when the chain has ended (after its last page, or when cancelled).
+    mutating func nextPage() async -> UserFetcher.PageInFlight? {
+        guard let page = await pages.next() else { return nil }
+        credits.give()
+        return page
+    }
+
+    /// Stops the requests; pages already fetched are dropped.
+    func cancel() {
+        task.cancel()
+        credits.close()
+    }
+}
+
+/// How many more pages a `PageChain` may fetch before the consumer takes one.
+private final class FetchCredits: Sendable {
+    private struct State {
+        var available: Int
+        var waiter: CheckedContinuation<Bool, Never>?
+        var closed = false
+    }
+    private let state: Mutex<State>
+
+    init(_ count: Int) {
+        state = Mutex(State(available: count))
+    }
+
+    /// Waits for a credit and takes it; false once the chain is closed.
+    func take() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let answer: Bool? = state.withLock { state in
+                if state.closed { return false }
+                if state.available > 0 {
+                    state.available -= 1
+                    return true
+                }
+                state.waiter = continuation
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Gives one credit back (a page was taken).
+    func give() {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.available += 1
+            return nil
+        }
+        waiter?.resume(returning: true)
+    }
+
+    /// No more credits: a waiting `take` returns false, and so does every later one.
+    func close() {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            state.closed = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: false)
     }
 }
 

@@ -47,11 +47,24 @@ public struct BuildPipeline: Sendable {
         }
 
         let (tokens, sync) = try makeSync(settings)
+        let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
-        do {
-            outcome = try await sync.run(previous: previous, deltaState: deltaStore.load(), now: now)
-        } catch {
-            throw .graph(error)
+        var early: (staging: StagingDirectory, people: PrerenderedPeople)?
+        if previous == nil {
+            // A first build renders everything, and its fetch is mostly waiting: people are rendered as they arrive.
+            let staging = try makeStaging(publisher)
+            do {
+                (outcome, early) = try await syncPrerendering(sync, with: renderer, into: staging, now: now)
+            } catch {
+                publisher.discard(staging)
+                throw error
+            }
+        } else {
+            do {
+                outcome = try await sync.run(previous: previous, deltaState: deltaStore.load(), now: now)
+            } catch {
+                throw .graph(error)
+            }
         }
         clock.lap("sign-in and sync")
 
@@ -76,6 +89,7 @@ public struct BuildPipeline: Sendable {
                 try RemovalGuard(maxRemovals: settings.maxRemovals, maxRemovalPercent: settings.maxRemovalPercent)
                     .check(previousCount: previous?.people.count, diff: diff, newCount: people.count)
             } catch {
+                if let early { publisher.discard(early.staging) }
                 throw .removalGuard(error)
             }
         }
@@ -84,7 +98,8 @@ public struct BuildPipeline: Sendable {
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
         let counts = try await renderAndPublish(
-            people, with: renderer, generatedAt: site.dataAsOf, history: site.history, clock: &clock)
+            people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
+            publisher: publisher, clock: &clock)
 
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
@@ -128,7 +143,8 @@ public struct BuildPipeline: Sendable {
             filesWritten: counts.written, filesUnchanged: counts.unchanged, tokensIssued: await tokens.tokensIssued,
             output: settings.outputDirectory.path, snapshot: snapshotURL.path,
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
-            peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused)
+            peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
+            peoplePrerendered: counts.peoplePrerendered)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -197,26 +213,64 @@ public struct BuildPipeline: Sendable {
         }
     }
 
+    /// The full sync of a first build, with each arriving page of people (after the local rules) rendered into
+    /// `staging` meanwhile.
+    private func syncPrerendering(
+        _ sync: DirectorySync, with renderer: SiteRenderer, into staging: StagingDirectory, now: Date
+    ) async throws(BuildError) -> (DirectorySync.Outcome, (StagingDirectory, PrerenderedPeople)) {
+        let (batches, feed) = AsyncStream.makeStream(of: [User].self)
+        let rules = settings.rules
+        async let prerendered = renderer.prerender(batches, generatedAt: now, to: staging)
+        let outcome: DirectorySync.Outcome
+        do {
+            outcome = try await sync.run(previous: nil, deltaState: nil, now: now) { people in
+                feed.yield(people.filter { rules.rule(removing: $0) == nil })
+            }
+        } catch {
+            feed.finish()
+            _ = try? await prerendered
+            throw .graph(error)
+        }
+        feed.finish()
+        do {
+            return (outcome, (staging, try await prerendered))
+        } catch let error as SiteError {
+            throw .site(error.localizedDescription)
+        } catch {
+            throw .site("\(error)")
+        }
+    }
+
+    private func makeStaging(_ publisher: SitePublisher) throws(BuildError) -> StagingDirectory {
+        do {
+            return try publisher.makeStaging()
+        } catch {
+            throw .publish(error)
+        }
+    }
+
     /// Renders into a staging folder and swaps it in; people unchanged since the published site (by their
-    /// stored render fingerprint) are carried over from it instead of rendered.
+    /// stored render fingerprint) are carried over from it instead of rendered. `early` is the staging folder a
+    /// first build prerendered people into while it fetched.
     private func renderAndPublish(
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
+        early: (staging: StagingDirectory, people: PrerenderedPeople)?, publisher: SitePublisher,
         clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
-        let publisher = SitePublisher(output: settings.outputDirectory)
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: publisher.output)
         let staging: StagingDirectory
-        do {
-            staging = try publisher.makeStaging()
-        } catch {
-            throw .publish(error)
+        if let early {
+            staging = early.staging
+        } else {
+            staging = try makeStaging(publisher)
         }
         let report: SiteReport
         do {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
-                reusing: staging.previous == nil ? nil : fingerprintStore.load(), listingPaths: false, to: staging)
+                reusing: staging.previous == nil ? nil : fingerprintStore.load(), listingPaths: false,
+                prerendered: early?.people, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -245,7 +299,7 @@ public struct BuildPipeline: Sendable {
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
-            peopleReused: report.peopleReused, warnings: warnings)
+            peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered, warnings: warnings)
     }
 }
 
@@ -257,5 +311,6 @@ struct PublishCounts {
     var unchanged: Int
     var peopleRendered: Int
     var peopleReused: Int
+    var peoplePrerendered: Int
     var warnings: [String]
 }

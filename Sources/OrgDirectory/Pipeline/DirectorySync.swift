@@ -39,13 +39,16 @@ struct DirectorySync: Sendable {
         return parts.joined(separator: "|")
     }
 
-    /// Chooses delta or full and runs it.
-    func run(previous: Snapshot?, deltaState: DeltaState?, now: Date) async throws(GraphError) -> Outcome {
+    /// Chooses delta or full and runs it. A full listing hands `onPeople` each page's people as they arrive (each
+    /// person once, normalized, before the local rules), so later stages can start on them.
+    func run(
+        previous: Snapshot?, deltaState: DeltaState?, now: Date, onPeople: (@Sendable ([User]) -> Void)? = nil
+    ) async throws(GraphError) -> Outcome {
         if let reason = fullSyncReason(previous: previous, deltaState: deltaState, now: now) {
             if settings.deltaSync { progress.say("full sync: \(reason)") }
-            return try await fullSync()
+            return try await fullSync(onPeople: onPeople)
         }
-        guard let previous, let deltaState else { return try await fullSync() }
+        guard let previous, let deltaState else { return try await fullSync(onPeople: onPeople) }
         do {
             return try await deltaSync(previous: previous, link: deltaState.deltaLink)
         } catch let error where error.isExpiredDeltaToken {
@@ -91,7 +94,7 @@ struct DirectorySync: Sendable {
 
     // MARK: Full
 
-    private func fullSync() async throws(GraphError) -> Outcome {
+    private func fullSync(onPeople: (@Sendable ([User]) -> Void)? = nil) async throws(GraphError) -> Outcome {
         var warnings: [String] = []
         var deltaLink: String?
         let delta = deltaFetcher
@@ -114,7 +117,8 @@ struct DirectorySync: Sendable {
         let normalizer = UserNormalizer()
         let progress = progress
         let result = try await fetcher.fetchAll { page, pageProgress in
-            collector.add(page.map { normalizer.normalize($0) })
+            let added = collector.add(page.map { normalizer.normalize($0) })
+            onPeople?(added)
             progress.fetched(pageProgress)
         }
         warnings += result.warnings
@@ -276,8 +280,12 @@ final class UserCollector: Sendable {
     }
     private let state = Mutex(State())
 
-    func add(_ page: [User?]) {
+    /// Adds a page; returns the people it added (not seen before).
+    @discardableResult
+    func add(_ page: [User?]) -> [User] {
         state.withLock { state in
+            var added: [User] = []
+            added.reserveCapacity(page.count)
             for user in page {
                 guard let user else {
                     state.dropped += 1
@@ -285,10 +293,12 @@ final class UserCollector: Sendable {
                 }
                 if state.seen.insert(user.id).inserted {
                     state.users.append(user)
+                    added.append(user)
                 } else {
                     state.duplicates += 1
                 }
             }
+            return added
         }
     }
 

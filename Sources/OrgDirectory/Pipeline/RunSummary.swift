@@ -22,4 +22,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// unchanged because nothing that shapes them changed (render fingerprints in the state folder).
     public var peopleRendered: Int = 0
     public var peopleReused: Int = 0
+    /// Of `peopleRendered`, people whose pages were rendered while the fetch was still running (a first build)
+    /// and kept because nothing they show changed once everyone had arrived.
+    public var peoplePrerendered: Int = 0
 }

@@ -62,8 +62,20 @@ public final class StagingDirectory: Sendable {
             state.withLock { $0.unchanged += 1 }
             return
         }
+        // A file already at the path (a page written again after a prerender) may be a hard link into the
+        // published site: it is replaced, never truncated, so the published file cannot change through it.
+        var replaced = false
         let descriptor = relativePath.withCString { path in
-            openat(handles.staging, path + nameOffset, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let name = path + nameOffset
+            let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+            let first = openat(handles.staging, name, flags, 0o644)
+            guard first < 0, errno == EEXIST else { return first }
+            replaced = true
+            return -1
+        }
+        if replaced {
+            try remove(relativePath)
+            return try write(bytes, to: relativePath)
         }
         guard descriptor >= 0 else {
             throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(errno)))
@@ -80,7 +92,8 @@ public final class StagingDirectory: Sendable {
     ) throws {
         let target = rootPath + "/" + relativePath
         try ensureParent(folder: try Self.parentFolder(of: relativePath))
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(target)  // replaced, never truncated: it could be a hard link into the published site
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
         }
@@ -128,6 +141,26 @@ public final class StagingDirectory: Sendable {
         }
         state.withLock { $0.unchanged += linked.count }
         return true
+    }
+
+    /// Removes a file of the new site written or carried over earlier in this run, and takes it off the counts.
+    public func remove(_ relativePath: String) throws(PublishError) {
+        let folder = try Self.parentFolder(of: relativePath)
+        let handles = try folderHandles(folder)
+        let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
+        let linked: Bool? = relativePath.withCString { path in
+            var info = stat()
+            guard fstatat(handles.staging, path + nameOffset, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            guard unlinkat(handles.staging, path + nameOffset, 0) == 0 else { return nil }
+            return info.st_nlink > 1
+        }
+        guard let linked else {
+            if errno == ENOENT { return }
+            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(errno)))
+        }
+        state.withLock { state in
+            if linked { state.unchanged -= 1 } else { state.written -= 1 }
+        }
     }
 
     /// Removes links `carryOver` made before one of its files failed.

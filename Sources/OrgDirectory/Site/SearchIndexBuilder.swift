@@ -39,6 +39,17 @@ struct SearchIndexBuilder {
     func files<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
+        let leaves = try tokenShards(for: directory, emit: emit)
+        let digitSizes = try phoneShards(directory, emit: emit)
+        try recordChunks(for: directory, emit: emit)
+        try emit(manifest(people: directory.people.count, leaves: leaves, digits: digitSizes))
+    }
+
+    /// The token shards, handed to `emit`; returns each shard's manifest entry. Independent of the phone shards
+    /// and the record chunks: the three may be built at the same time, then the manifest from their results.
+    func tokenShards<Failure: Error>(
+        for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
+    ) throws(Failure) -> [String] {
         let postings = tokenPostings(directory).mapValues(Self.encode)
         let leaves = shardLeaves(postings)
         var manifestLeaves: [String] = []
@@ -54,7 +65,13 @@ struct SearchIndexBuilder {
             manifestLeaves.append(
                 "[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(body.utf8.count)]")
         }
-        let digitSizes = try phoneShards(directory, emit: emit)
+        return manifestLeaves
+    }
+
+    /// The display records, `chunkSize` people a file, handed to `emit`.
+    func recordChunks<Failure: Error>(
+        for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
+    ) throws(Failure) {
         var chunk = 0
         while chunk * chunkSize < directory.people.count {
             let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
@@ -62,11 +79,15 @@ struct SearchIndexBuilder {
             try emit(File(path: "search/r/\(chunk).js", text: Self.jsonp("r", "\(chunk)", "[" + records + "]")))
             chunk += 1
         }
-        let digits = digitSizes.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+    }
+
+    /// `search/manifest.js` from the shards' manifest entries and the phone shards' sizes.
+    func manifest(people: Int, leaves: [String], digits: [(key: String, value: Int)]) -> File {
+        let digitList = digits.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
         let manifest =
-            "{\"v\":1,\"people\":\(directory.people.count),\"chunk\":\(chunkSize),\"leaves\":["
-            + manifestLeaves.joined(separator: ",") + "],\"digits\":{" + digits + "}}"
-        try emit(File(path: "search/manifest.js", text: Self.jsonp("m", "0", manifest)))
+            "{\"v\":1,\"people\":\(people),\"chunk\":\(chunkSize),\"leaves\":["
+            + leaves.joined(separator: ",") + "],\"digits\":{" + digitList + "}}"
+        return File(path: "search/manifest.js", text: Self.jsonp("m", "0", manifest))
     }
 
     /// Token → positions per match class, positions ascending.

@@ -70,7 +70,7 @@ struct SiteDirectory: Sendable {
             let entry = prepared[position]
             var departmentFile: String?
             if let name = entry.user.department, let key = entry.departmentKey {
-                departmentFile = Slug.namePart(name) + "-" + Slug.idHash(key, length: Slug.hashLength)
+                departmentFile = Self.departmentFile(name: name, key: key)
                 departmentsByKey[key, default: (name, [])].people.append(index)
             }
             people.append(
@@ -92,10 +92,15 @@ struct SiteDirectory: Sendable {
         self.reportsByManagerID = reports
         self.departments = departmentsByKey.map { key, value in
             SiteDepartment(
-                name: value.name, file: Slug.namePart(value.name) + "-" + Slug.idHash(key, length: Slug.hashLength),
+                name: value.name, file: Self.departmentFile(name: value.name, key: key),
                 sortKey: Array(key.utf8), people: value.people)
         }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
         self.letters = (Self.letterKeys).compactMap { key in letterPeople[key].map { (key, $0) } }
+    }
+
+    /// The page (under `departments/`, without `.html`) of a department spelled `name`, folded to `key`.
+    static func departmentFile(name: String, key: String) -> String {
+        Slug.namePart(name) + "-" + Slug.idHash(key, length: Slug.hashLength)
     }
 
     /// Browse letters in page order.

@@ -16,6 +16,10 @@ public protocol SiteOutput: Sendable {
     /// any of them is missing or this output has no published site. Called instead of rendering files whose
     /// inputs are known to be unchanged.
     func carryOver(_ relativePaths: [String]) -> Bool
+
+    /// Removes a file written earlier in the same render (a page prerendered on links that turned out wrong);
+    /// a missing file is not an error.
+    func remove(_ relativePath: String) throws
 }
 
 /// Produces a file in pieces: calls `emit` with each piece, in order.
@@ -51,5 +55,11 @@ public struct DirectorySiteOutput: SiteOutput {
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: url)
+    }
+
+    public func remove(_ relativePath: String) throws {
+        let url = root.appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        try FileManager.default.removeItem(at: url)
     }
 }

@@ -7,12 +7,16 @@ extension SiteRenderJob {
         var fingerprints: [(id: String, fingerprint: RenderFingerprint)] = []
         var rendered = 0
         var reused = 0
+        /// Of `rendered`, people whose prerendered files were kept.
+        var prerendered = 0
     }
 
-    /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`, reusing the published files of
-    /// everyone whose fingerprint equals the one in `previous` when `output` can carry them over.
+    /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`, keeping the files prerendered for
+    /// everyone whose fingerprint equals the one in `prerendered`, and reusing the published files of everyone
+    /// whose fingerprint equals the one in `previous` when `output` can carry them over.
     func renderPeople(
-        _ range: Range<Int>, reusing previous: RenderFingerprints?, site: [UInt8], to output: some SiteOutput
+        _ range: Range<Int>, reusing previous: RenderFingerprints?, prerendered: PrerenderedPeople? = nil,
+        site: [UInt8], to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk()
         chunk.paths.reserveCapacity(range.count * 3)
@@ -20,23 +24,58 @@ extension SiteRenderJob {
         var input = FingerprintInput()
         for position in range {
             let person = directory.people[position]
+            let links = PersonLinks(of: person.user, in: directory)
             input.reset()
-            addFingerprintInput(of: person, site: site, to: &input)
+            addFingerprintInput(of: person, links: links, site: site, to: &input)
             let fingerprint = input.fingerprint
             chunk.fingerprints.append((person.user.id, fingerprint))
+            if let early = prerendered?.byID[person.user.id] {
+                if early.fingerprint == fingerprint {
+                    chunk.paths += Self.personFiles(slug: person.slug)
+                    chunk.rendered += 1
+                    chunk.prerendered += 1
+                    continue
+                }
+                try remove(Self.personFiles(slug: early.slug), from: output)
+            }
             if let previous, previous.fingerprint(of: person.user.id) == fingerprint {
-                let base = "people/\(person.slug)"
-                let files = [base + ".md", base + ".html", base + ".vcf"]
+                let files = Self.personFiles(slug: person.slug)
                 if output.carryOver(files) {
                     chunk.paths += files
                     chunk.reused += 1
                     continue
                 }
             }
-            chunk.paths += try renderPeople(position..<(position + 1), to: output)
+            try renderPerson(person, links: links, to: output, paths: &chunk.paths)
             chunk.rendered += 1
         }
         return chunk
+    }
+
+    /// The three files of the person with `slug`.
+    static func personFiles(slug: String) -> [String] {
+        let base = "people/\(slug)"
+        return [base + ".md", base + ".html", base + ".vcf"]
+    }
+
+    /// Removes the prerendered files of people who are not in the final directory (the rules or the manager
+    /// names changed who is listed, or a record arrived twice).
+    func removePrerendered(
+        _ prerendered: PrerenderedPeople, missingFrom directory: SiteDirectory, in output: some SiteOutput
+    ) throws(SiteError) {
+        for (id, early) in prerendered.byID where directory.positionByID[id] == nil {
+            try remove(Self.personFiles(slug: early.slug), from: output)
+        }
+    }
+
+    private func remove(_ paths: [String], from output: some SiteOutput) throws(SiteError) {
+        for path in paths {
+            do {
+                try output.remove(path)
+            } catch {
+                throw .writeFailed(path: path, reason: "\(error)")
+            }
+        }
     }
 
     /// The site-wide inputs of every person page: format and orgdir version, the running build and cmark-gfm
@@ -55,11 +94,13 @@ extension SiteRenderJob {
         return input.bytes
     }
 
-    /// Everything `renderPeople` reads for `person`, in a fixed order: the record after hiding, slug and
-    /// department page, stamp, the manager's resolved name and link, the reports' names, links and titles,
+    /// Everything `renderPerson` reads for `person` with `links`, in a fixed order: the record after hiding, slug
+    /// and department page, stamp, the manager's resolved name and link, the reports' names, links and titles,
     /// and the person's history lines. A change to any of them (a manager renamed, a report added, a slug
     /// lengthened by a new collision) changes the fingerprint; anything else leaves it as it was.
-    func addFingerprintInput(of person: SitePerson, site: [UInt8], to input: inout FingerprintInput) {
+    func addFingerprintInput(
+        of person: SitePerson, links: PersonLinks, site: [UInt8], to input: inout FingerprintInput
+    ) {
         input.add(bytes: site)
         input.add(user: person.user)
         input.add(person.slug)
@@ -67,21 +108,18 @@ extension SiteRenderJob {
         let personStamp = stamp(for: person)
         input.add(personStamp.display)
         input.add(personStamp.iso)
-        if let manager = person.user.manager {
-            let position = directory.positionByID[manager.id]
+        if let manager = links.manager {
             input.add(true)
-            input.add(manager.displayName ?? position.map { directory.people[$0].user.displayName })
-            input.add(position.map { directory.people[$0].slug })
+            input.add(manager.name)
+            input.add(manager.slug)
         } else {
             input.add(false)
         }
-        let reports = directory.reportsByManagerID[person.user.id] ?? []
-        input.add(reports.count)
-        for position in reports {
-            let report = directory.people[position]
-            input.add(report.user.displayName)
+        input.add(links.reports.count)
+        for report in links.reports {
+            input.add(report.name)
             input.add(report.slug)
-            input.add(report.user.jobTitle)
+            input.add(report.jobTitle)
         }
         let events = history.eventsByPerson[person.user.id] ?? []
         input.add(events.count)

@@ -41,19 +41,24 @@ public struct SiteRenderer: Sendable {
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
-        listingPaths: Bool = true, to output: some SiteOutput
+        listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields))
-        let site = published.map { _ in SiteRenderJob.siteFingerprintInput(options: options, templates: templates) }
+        let site =
+            published == nil && prerendered == nil
+            ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
         let previous = previous.flatMap { $0.output == published ? $0 : nil }
+        if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
         var fileCount = 0
         var shards = 0
         var people = SiteRenderJob.PeopleChunk()
+        var searchLeaves: [String] = []
+        var searchDigits: [(key: String, value: Int)] = []
         do {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -64,13 +69,17 @@ public struct SiteRenderer: Sendable {
                 // on a nightly run, with few people to render, that chain is what the run waits for.
                 var pending: [@Sendable () throws -> RenderPart]
                 if directory.people.count <= Self.concurrentIndexLimit {
-                    pending = [
+                    // The token shards first: the longest of all the tasks, it is what a first build waits for
+                    // once its person pages were rendered during the fetch.
+                    pending = SearchPart.allCases.map { part in
                         {
-                            let search = try job.renderSearch(to: output)
-                            return RenderPart(search.paths, shards: search.shards)
-                        },
-                        { RenderPart(try job.renderExports(to: output)) },
-                    ]
+                            let result = try job.renderSearchPart(part, to: output)
+                            var done = RenderPart(result.paths, shards: result.paths.count)
+                            done.search = result
+                            return done
+                        }
+                    }
+                    pending.append { RenderPart(try job.renderExports(to: output)) }
                 } else {
                     pending = [
                         {
@@ -90,7 +99,8 @@ public struct SiteRenderer: Sendable {
                     let range = start..<min(directory.people.count, start + Self.personChunk)
                     if let site {
                         pending.append {
-                            let chunk = try job.renderPeople(range, reusing: previous, site: site, to: output)
+                            let chunk = try job.renderPeople(
+                                range, reusing: previous, prerendered: prerendered, site: site, to: output)
                             return RenderPart(chunk.paths, people: chunk)
                         }
                     } else {
@@ -99,6 +109,10 @@ public struct SiteRenderer: Sendable {
                     start = range.upperBound
                 }
                 func collect(_ done: RenderPart) {
+                    if let search = done.search {
+                        searchLeaves = search.leaves ?? searchLeaves
+                        searchDigits = search.digits ?? searchDigits
+                    }
                     fileCount += done.paths.count
                     if listingPaths { paths += done.paths }
                     shards += done.shards
@@ -106,6 +120,7 @@ public struct SiteRenderer: Sendable {
                         people.fingerprints += chunk.fingerprints
                         people.rendered += chunk.rendered
                         people.reused += chunk.reused
+                        people.prerendered += chunk.prerendered
                     }
                 }
                 var running = 0
@@ -119,6 +134,11 @@ public struct SiteRenderer: Sendable {
                 }
                 for try await done in group { collect(done) }
             }
+            if directory.people.count <= Self.concurrentIndexLimit {
+                let manifest = try job.writeSearchManifest(leaves: searchLeaves, digits: searchDigits, to: output)
+                fileCount += manifest.count
+                if listingPaths { paths += manifest }
+            }
         } catch let error as SiteError {
             throw error
         } catch {
@@ -130,6 +150,7 @@ public struct SiteRenderer: Sendable {
             departments: directory.departments.count, paths: paths)
         report.peopleRendered = site == nil ? directory.people.count : people.rendered
         report.peopleReused = people.reused
+        report.peoplePrerendered = people.prerendered
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output,
@@ -145,6 +166,8 @@ private struct RenderPart: Sendable {
     var paths: [String]
     var shards = 0
     var people: SiteRenderJob.PeopleChunk?
+    /// A search part's manifest inputs.
+    var search: SearchPartResult?
 
     init(_ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil) {
         self.paths = paths

@@ -14,6 +14,8 @@ public struct SiteReport: Sendable, Equatable {
     /// their render fingerprint was unchanged.
     public var peopleRendered: Int = 0
     public var peopleReused: Int = 0
+    /// Of `peopleRendered`, people whose pages were rendered while the fetch was still running and kept.
+    public var peoplePrerendered: Int = 0
     /// Every person's render fingerprint, for the next run; nil when the render was not asked to keep them.
     public var fingerprints: RenderFingerprints?
 

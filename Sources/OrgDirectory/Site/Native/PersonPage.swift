@@ -63,9 +63,9 @@ struct PersonPage {
     var vcardHref: String { "\(slug).vcf" }
     var markdownHref: String { "\(slug).md" }
 
-    /// The page of `person`, with links to their manager, reports and history nights looked up in `directory`
-    /// and `history`.
-    init(_ person: SitePerson, stamp: SiteStamp, directory: SiteDirectory, history events: SiteHistory) {
+    /// The page of `person`, with their manager and reports as `links` has them and history nights looked up in
+    /// `history`.
+    init(_ person: SitePerson, stamp: SiteStamp, links: PersonLinks, history events: SiteHistory) {
         let user = person.user
         let clean = SiteEscaping.displayText
         name = clean(user.displayName)
@@ -84,20 +84,11 @@ struct PersonPage {
         phones = person.phones.map {
             Phone(label: $0.label, number: clean($0.link.written), href: $0.link.uri.map(clean))
         }
-        if let reference = user.manager {
-            let position = directory.positionByID[reference.id]
-            let managerName =
-                reference.displayName ?? position.map { directory.people[$0].user.displayName } ?? "Unknown"
-            let href = position.map { clean("\(directory.people[$0].slug).md") }
-            manager = Manager(name: clean(managerName), href: href)
-        } else {
-            manager = nil
+        manager = links.manager.map { manager in
+            Manager(name: clean(manager.name ?? "Unknown"), href: manager.slug.map { clean("\($0).md") })
         }
-        reports = (directory.reportsByManagerID[user.id] ?? []).map { position in
-            let report = directory.people[position]
-            return Report(
-                name: clean(report.user.displayName), href: "\(report.slug).md",
-                jobTitle: report.user.jobTitle.map(clean))
+        reports = links.reports.map { report in
+            Report(name: clean(report.name), href: "\(report.slug).md", jobTitle: report.jobTitle.map(clean))
         }
         history = Self.historyLines(of: person, in: events)
         extra = user.extra.sorted { $0.key < $1.key }.map { Extra(label: clean($0.key), value: clean($0.value)) }

@@ -1,0 +1,60 @@
+/// What a person's page shows of other people: the manager and the direct reports.
+///
+/// The final render looks them up in the whole directory (`init(of:in:)`). While people are still arriving
+/// from Graph, `assumed(for:)` guesses them from the person's own record: the manager on the site under their
+/// ordinary slug, no reports. A page rendered on that guess is kept only when the render fingerprint, which
+/// includes these links, comes out the same once the directory is known.
+struct PersonLinks: Sendable {
+    /// The manager as the page names and links them; nil when the record names no manager.
+    struct Manager: Sendable {
+        /// The name from the record's `manager` reference, else from the manager's own record.
+        let name: String?
+        /// The manager's slug when they are on the site.
+        let slug: String?
+    }
+
+    /// A direct report (always on the site).
+    struct Report: Sendable {
+        let name: String
+        let slug: String
+        let jobTitle: String?
+    }
+
+    let manager: Manager?
+    /// In display order.
+    let reports: [Report]
+
+    /// The links of `user` as `directory` resolves them.
+    init(of user: User, in directory: SiteDirectory) {
+        if let reference = user.manager {
+            let position = directory.positionByID[reference.id]
+            manager = Manager(
+                name: reference.displayName ?? position.map { directory.people[$0].user.displayName },
+                slug: position.map { directory.people[$0].slug })
+        } else {
+            manager = nil
+        }
+        reports = (directory.reportsByManagerID[user.id] ?? []).map { position in
+            let report = directory.people[position]
+            return Report(name: report.user.displayName, slug: report.slug, jobTitle: report.user.jobTitle)
+        }
+    }
+
+    private init(manager: Manager?, reports: [Report]) {
+        self.manager = manager
+        self.reports = reports
+    }
+
+    /// The likely links of `user` before the directory is complete: a named manager is on the site under
+    /// the ordinary slug of that name, and nobody reports to anyone yet (managers are rendered again).
+    static func assumed(for user: User) -> PersonLinks {
+        let manager = user.manager.map { reference in
+            Manager(
+                name: reference.displayName,
+                slug: reference.displayName.map {
+                    Slug.namePart($0) + "-" + Slug.idHash(reference.id, length: Slug.hashLength)
+                })
+        }
+        return PersonLinks(manager: manager, reports: [])
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A first build renders people while they are still arriving from Graph, on the links it can guess, and the
+/// final render keeps only the pages whose fingerprint held: the published site must be byte for byte the site a
+/// render from scratch gives, with no file left from a wrong guess.
+@Suite("Prerendered person pages")
+struct SitePrerenderTests {
+    static let generatedAt = Date(timeIntervalSince1970: 1_763_000_000)
+
+    /// Prerenders `arriving` in batches of `batch` into a staging folder, renders `final` over it, publishes.
+    static func build(
+        arriving: [User], final: [User], batch: Int = 7
+    ) async throws -> (root: URL, output: URL, report: SiteReport, counts: (written: Int, unchanged: Int)) {
+        let root = try SiteFixtures.temporaryFolder()
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        let staging = try publisher.makeStaging()
+        let renderer = try SiteRenderer(options: SiteOptions())
+        let (batches, feed) = AsyncStream.makeStream(of: [User].self)
+        for start in stride(from: 0, to: arriving.count, by: batch) {
+            feed.yield(Array(arriving[start..<min(arriving.count, start + batch)]))
+        }
+        feed.finish()
+        let early = try await renderer.prerender(batches, generatedAt: generatedAt, to: staging)
+        #expect(early.count == arriving.count)
+        let report = try await renderer.render(
+            final, generatedAt: generatedAt, fingerprintsFor: publisher.output.path, listingPaths: false,
+            prerendered: early, to: staging)
+        let counts = staging.counts
+        try publisher.publish(staging, generatedAt: generatedAt)
+        return (root, publisher.output, report, counts)
+    }
+
+    /// The same people rendered in one go into an empty folder.
+    static func fromScratch(_ users: [User], in root: URL) async throws -> (files: [String: Data], report: SiteReport) {
+        let folder = root.appendingPathComponent("scratch")
+        let report = try await SiteRenderer(options: SiteOptions()).render(
+            users, generatedAt: generatedAt, to: DirectorySiteOutput(root: folder))
+        return (try SiteRenderReuseTests.Nightly.files(in: folder), report)
+    }
+
+    @Test("kept pages are exactly those whose links held, and the site equals a render from scratch")
+    func keptWhereTheGuessHeld() async throws {
+        let (twin, otherTwin) = SiteRenderReuseTests.collidingPair()
+        let orphan = User(
+            id: "0a1b2c3d-0000-4000-8000-000000000077", userPrincipalName: "orphan@contoso.com",
+            displayName: "Olga Orphan", givenName: "Olga", surname: "Orphan",
+            manager: ManagerReference(id: "0a1b2c3d-0000-4000-8000-0000000000ff", displayName: "Gone Person"))
+        let leaver = User(
+            id: "0a1b2c3d-0000-4000-8000-000000000078", userPrincipalName: "leaver@contoso.com",
+            displayName: "Lea Leaver", givenName: "Lea", surname: "Leaver")
+        let hostile = SiteFixtures.hostile.enumerated().map { SiteFixtures.hostileUser($1, number: $0) }
+        let final = SiteFixtures.friendly + [twin, otherTwin, orphan] + hostile
+        let run = try await Self.build(arriving: final + [leaver], final: final)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+
+        // Kept: Иван, Gertrud, 王小明 and Νίκος. Rendered again: Søren and Jürgen (their reports appear), both
+        // twins (their slugs lengthen, and their manager is named only by id), Olga (her manager is not on the
+        // site, so not linked) and the hostile people (their manager reference names Jürgen otherwise than
+        // his own record, so the guessed link was wrong).
+        #expect(run.report.peopleRendered == final.count)
+        #expect(run.report.peoplePrerendered == 4)
+        let scratch = try await Self.fromScratch(final, in: run.root)
+        let published = try SiteRenderReuseTests.Nightly.files(in: run.output).filter {
+            $0.key != SitePublisher.markerName
+        }
+        #expect(published.count == scratch.files.count)
+        #expect(published == scratch.files, "no stale page of a wrong guess, no missing or different file")
+        #expect(!published.keys.contains { $0.contains("lea-leaver") }, "the leaver's prerendered pages are gone")
+        #expect(run.counts.written == scratch.report.filesWritten, "removed files are taken off the count")
+        #expect(run.report.fingerprints?.byID.count == final.count)
+    }
+
+    @Test("with nobody linked to anyone, every prerendered page is kept and nothing is written twice")
+    func everyoneKept() async throws {
+        let people = SiteFixtures.friendly.map { user in
+            var user = user
+            user.manager = nil
+            return user
+        }
+        let run = try await Self.build(arriving: people, final: people, batch: 2)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        #expect(run.report.peoplePrerendered == people.count)
+        let scratch = try await Self.fromScratch(people, in: run.root)
+        #expect(run.counts.written == scratch.report.filesWritten)
+    }
+}

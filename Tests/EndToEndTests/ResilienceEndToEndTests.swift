@@ -242,4 +242,32 @@ struct ResilienceEndToEndTests {
             #expect(pages.count == 3)
         }
     }
+
+    @Test("a first build that fails after pages were rendered during the fetch leaves no output and no staging")
+    func firstBuildFailsMidFetch() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        // Pages 1 and 2 arrive (and are rendered while the fetch goes on); page 3 is throttled past the budget.
+        let configuration = SandboxConfiguration(
+            userCount: 40,
+            faults: FaultPlan(rules: [
+                FaultRule(.throttle(retryAfter: .seconds(0.1)), on: .users, schedule: .requests([3, 4, 5]))
+            ]))
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [
+                    ("pageSize", "<integer>10</integer>"), ("maxAttempts", "<integer>3</integer>"),
+                    ("deltaSync", "<false/>"),
+                ])
+            let outcome = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+            #expect(outcome.status == 75, "stderr: \(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.output.path))
+            let parent = workspace.output.deletingLastPathComponent().path
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: parent)
+            #expect(!leftovers.contains { $0.contains("staging") }, "left behind: \(leftovers)")
+        }
+    }
 }

@@ -92,7 +92,7 @@ public final class StagingDirectory: Sendable {
     ) throws {
         let target = rootPath + "/" + relativePath
         try ensureParent(folder: try Self.parentFolder(of: relativePath))
-        unlink(target)  // replaced, never truncated: it could be a hard link into the published site
+        try remove(relativePath)  // replaced, never truncated: it could be a hard link into the published site
         let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
@@ -148,15 +148,20 @@ public final class StagingDirectory: Sendable {
         let folder = try Self.parentFolder(of: relativePath)
         let handles = try folderHandles(folder)
         let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
-        let linked: Bool? = relativePath.withCString { path in
+        // The error number is taken right after the call that failed, before anything else can change it.
+        let outcome: Result<Bool, Errno> = relativePath.withCString { path in
             var info = stat()
-            guard fstatat(handles.staging, path + nameOffset, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-            guard unlinkat(handles.staging, path + nameOffset, 0) == 0 else { return nil }
-            return info.st_nlink > 1
+            guard fstatat(handles.staging, path + nameOffset, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                unlinkat(handles.staging, path + nameOffset, 0) == 0
+            else { return .failure(Errno(code: errno)) }
+            return .success(info.st_nlink > 1)
         }
-        guard let linked else {
-            if errno == ENOENT { return }
-            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(errno)))
+        let linked: Bool
+        switch outcome {
+        case .success(let value): linked = value
+        case .failure(let error) where error.code == ENOENT: return
+        case .failure(let error):
+            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(error.code)))
         }
         state.withLock { state in
             if linked { state.unchanged -= 1 } else { state.written -= 1 }
@@ -326,6 +331,11 @@ public final class StagingDirectory: Sendable {
             throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(code))
         }
     }
+}
+
+/// An error number from a failed system call, carried out of the closure that made it.
+private struct Errno: Error {
+    let code: Int32
 }
 
 /// Mutable bookkeeping behind the staging folder's lock.

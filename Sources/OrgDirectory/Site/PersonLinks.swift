@@ -51,9 +51,7 @@ struct PersonLinks: Sendable {
         let manager = user.manager.map { reference in
             Manager(
                 name: reference.displayName,
-                slug: reference.displayName.map {
-                    Slug.namePart($0) + "-" + Slug.idHash(reference.id, length: Slug.hashLength)
-                })
+                slug: reference.displayName.map { Slug.make(displayName: $0, id: reference.id) })
         }
         return PersonLinks(manager: manager, reports: [])
     }

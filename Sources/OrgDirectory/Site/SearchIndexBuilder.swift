@@ -45,8 +45,7 @@ struct SearchIndexBuilder {
         try emit(manifest(people: directory.people.count, leaves: leaves, digits: digitSizes))
     }
 
-    /// The token shards, handed to `emit`; returns each shard's manifest entry. Independent of the phone shards
-    /// and the record chunks: the three may be built at the same time, then the manifest from their results.
+    /// The token shards, handed to `emit`; returns each shard's manifest entry.
     func tokenShards<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [String] {

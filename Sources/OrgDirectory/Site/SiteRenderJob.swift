@@ -1,17 +1,5 @@
 import Foundation
 
-/// A part of the search index built on its own (see `SiteRenderJob.renderSearchPart`).
-enum SearchPart: CaseIterable, Sendable {
-    case tokens, phones, records
-}
-
-/// What one search part wrote, and what the manifest needs from it.
-struct SearchPartResult: Sendable {
-    var paths: [String] = []
-    var leaves: [String]?
-    var digits: [(key: String, value: Int)]?
-}
-
 /// One render of the site: the prepared directory plus templates, with a method per group of files.
 /// Each method is independent so the renderer can run them as parallel tasks.
 struct SiteRenderJob: Sendable {
@@ -174,32 +162,6 @@ struct SiteRenderJob: Sendable {
             try write(file.text, file.path, output, &paths)
         }
         return (paths, paths.count - 1)
-    }
-
-    /// The search index in three parts that can be built at the same time; `writeSearchManifest` then writes
-    /// the manifest from the token and phone parts' results.
-    func renderSearchPart(_ part: SearchPart, to output: some SiteOutput) throws(SiteError) -> SearchPartResult {
-        var result = SearchPartResult()
-        let builder = SearchIndexBuilder()
-        let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
-            try write(file.text, file.path, output, &result.paths)
-        }
-        switch part {
-        case .tokens: result.leaves = try builder.tokenShards(for: directory, emit: emit)
-        case .phones: result.digits = try builder.phoneShards(directory, emit: emit)
-        case .records: try builder.recordChunks(for: directory, emit: emit)
-        }
-        return result
-    }
-
-    /// `search/manifest.js` after every `renderSearchPart`.
-    func writeSearchManifest(
-        leaves: [String], digits: [(key: String, value: Int)], to output: some SiteOutput
-    ) throws(SiteError) -> [String] {
-        var paths: [String] = []
-        let file = SearchIndexBuilder().manifest(people: directory.people.count, leaves: leaves, digits: digits)
-        try write(file.text, file.path, output, &paths)
-        return paths
     }
 
     /// The exports switched on in the options.

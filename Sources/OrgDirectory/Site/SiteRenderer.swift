@@ -57,8 +57,6 @@ public struct SiteRenderer: Sendable {
         var fileCount = 0
         var shards = 0
         var people = SiteRenderJob.PeopleChunk()
-        var searchLeaves: [String] = []
-        var searchDigits: [(key: String, value: Int)] = []
         do {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -69,17 +67,13 @@ public struct SiteRenderer: Sendable {
                 // on a nightly run, with few people to render, that chain is what the run waits for.
                 var pending: [@Sendable () throws -> RenderPart]
                 if directory.people.count <= Self.concurrentIndexLimit {
-                    // The token shards first: the longest of all the tasks, it is what a first build waits for
-                    // once its person pages were rendered during the fetch.
-                    pending = SearchPart.allCases.map { part in
+                    pending = [
                         {
-                            let result = try job.renderSearchPart(part, to: output)
-                            var done = RenderPart(result.paths, shards: result.paths.count)
-                            done.search = result
-                            return done
-                        }
-                    }
-                    pending.append { RenderPart(try job.renderExports(to: output)) }
+                            let search = try job.renderSearch(to: output)
+                            return RenderPart(search.paths, shards: search.shards)
+                        },
+                        { RenderPart(try job.renderExports(to: output)) },
+                    ]
                 } else {
                     pending = [
                         {
@@ -109,10 +103,6 @@ public struct SiteRenderer: Sendable {
                     start = range.upperBound
                 }
                 func collect(_ done: RenderPart) {
-                    if let search = done.search {
-                        searchLeaves = search.leaves ?? searchLeaves
-                        searchDigits = search.digits ?? searchDigits
-                    }
                     fileCount += done.paths.count
                     if listingPaths { paths += done.paths }
                     shards += done.shards
@@ -133,11 +123,6 @@ public struct SiteRenderer: Sendable {
                     running += 1
                 }
                 for try await done in group { collect(done) }
-            }
-            if directory.people.count <= Self.concurrentIndexLimit {
-                let manifest = try job.writeSearchManifest(leaves: searchLeaves, digits: searchDigits, to: output)
-                fileCount += manifest.count
-                if listingPaths { paths += manifest }
             }
         } catch let error as SiteError {
             throw error
@@ -166,8 +151,6 @@ private struct RenderPart: Sendable {
     var paths: [String]
     var shards = 0
     var people: SiteRenderJob.PeopleChunk?
-    /// A search part's manifest inputs.
-    var search: SearchPartResult?
 
     init(_ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil) {
         self.paths = paths

@@ -100,6 +100,11 @@ public enum Slug {
         return String(padded.prefix(length))
     }
 
+    /// The ordinary slug of a person named `displayName` with Graph id `id` (before any collision lengthens it).
+    static func make(displayName: String, id: String) -> String {
+        make(displayName: displayName, id: id, hashLength: hashLength)
+    }
+
     private static func make(displayName: String, id: String, hashLength: Int) -> String {
         namePart(displayName) + "-" + idHash(id, length: hashLength)
     }

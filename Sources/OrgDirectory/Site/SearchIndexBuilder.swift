@@ -16,6 +16,9 @@ struct SearchIndexBuilder {
         case leadingName = 0, name = 1, other = 2
     }
 
+    /// One person's tokens, each with the best class it is found in, sorted by token.
+    typealias PersonTokens = [(String, MatchClass)]
+
     /// Target size of one token shard in bytes (before compression).
     var shardTarget = 32 * 1024
     /// People per record chunk.
@@ -72,10 +75,20 @@ struct SearchIndexBuilder {
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
         var chunk = 0
+        var body: [UInt8] = []
         while chunk * chunkSize < directory.people.count {
             let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
-            let records = range.map { Self.record(directory.people[$0]) }.joined(separator: ",")
-            try emit(File(path: "search/r/\(chunk).js", text: Self.jsonp("r", "\(chunk)", "[" + records + "]")))
+            body.removeAll(keepingCapacity: true)
+            body.append(0x5B)
+            for index in range {
+                if index > range.lowerBound { body.append(0x2C) }
+                Self.appendRecord(directory.people[index], to: &body)
+            }
+            body.append(0x5D)
+            try emit(
+                File(
+                    path: "search/r/\(chunk).js",
+                    text: Self.jsonp("r", "\(chunk)", String(decoding: body, as: UTF8.self))))
             chunk += 1
         }
     }
@@ -90,28 +103,47 @@ struct SearchIndexBuilder {
     }
 
     /// Token → positions per match class, positions ascending.
+    ///
+    /// People whose tokens were numbered while the build fetched (`SiteDirectory.searchTokens`) are added by
+    /// number; the others are tokenized here and numbered in the same table.
     func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
-        var postings: [String: [[Int]]] = [:]
+        var table = directory.tokenTable
+        var byNumber: [[[Int]]] = Array(repeating: [[], [], []], count: table.count)
         var cache: [String: [String]] = [:]
-        for person in directory.people {
-            for (token, matchClass) in Self.tokens(of: person.user, cache: &cache) {
+        for index in directory.people.indices {
+            if let packed = directory.searchTokens[index] {
+                for entry in packed {
+                    let (number, matchClass) = SearchTokenTable.unpack(entry)
+                    byNumber[number][matchClass].append(index)
+                }
+                continue
+            }
+            for (token, matchClass) in Self.tokens(of: directory.people[index].user, cache: &cache) {
+                let number = Int(table.number(token))
+                if number == byNumber.count { byNumber.append([[], [], []]) }
                 // Appended in place: copying the lists out and back in copied a common token's whole list
                 // (a company name: everyone) on every append, which made this quadratic.
-                postings[token, default: [[], [], []]][matchClass.rawValue].append(person.index)
+                byNumber[number][matchClass.rawValue].append(index)
             }
+        }
+        var postings: [String: [[Int]]] = [:]
+        postings.reserveCapacity(byNumber.count)
+        for (number, lists) in byNumber.enumerated() where lists.contains(where: { !$0.isEmpty }) {
+            // Tokens of people numbered early but not on the site (a local rule) have no postings: left out.
+            postings[table.strings[number]] = lists
         }
         return postings
     }
 
     /// The tokens of one user with the best class each is found in; sorted for deterministic output.
-    static func tokens(of user: User) -> [(String, MatchClass)] {
+    static func tokens(of user: User) -> PersonTokens {
         var cache: [String: [String]] = [:]
         return tokens(of: user, cache: &cache)
     }
 
     /// `tokens(of:)` with the tokens of each distinct value folded once: departments, titles, offices and
     /// common names repeat thousands of times in a large directory.
-    static func tokens(of user: User, cache: inout [String: [String]]) -> [(String, MatchClass)] {
+    static func tokens(of user: User, cache: inout [String: [String]]) -> PersonTokens {
         var best: [String: MatchClass] = [:]
         func add(_ text: String?, _ matchClass: MatchClass) {
             guard let text else { return }
@@ -192,46 +224,86 @@ struct SearchIndexBuilder {
     }
 
     /// Phone trigram shards, handed to `emit`; returns their sizes for the manifest.
+    ///
+    /// Search digits are ASCII digits and spaces, so a trigram is a number below 1,000: the lists are an array
+    /// by that number and the bodies are written as bytes (a `String` per entry and a `Set<String>` per person
+    /// made this a fifth of the search index's time).
     func phoneShards<Failure: Error>(
         _ directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [(key: String, value: Int)] {
-        var entries: [String: [(Int, String)]] = [:]
-        for person in directory.people {
-            let digits = person.phones.map(\.link.searchDigits).filter { !$0.isEmpty }.joined(separator: " ")
+        var digitsByIndex: [String?] = Array(repeating: nil, count: directory.people.count)
+        var lists: [[Int]] = Array(repeating: [], count: 1000)
+        var trigrams: [Int] = []
+        for index in directory.people.indices {
+            let digits = directory.people[index].phones.map(\.link.searchDigits).filter { !$0.isEmpty }
+                .joined(separator: " ")
             guard !digits.isEmpty else { continue }
-            var trigrams = Set<String>()
-            for part in digits.split(separator: " ") {
-                let chars = Array(part.utf8)
-                guard chars.count >= 3 else { continue }
-                for start in 0...(chars.count - 3) {
-                    trigrams.insert(String(decoding: chars[start..<(start + 3)], as: UTF8.self))
+            digitsByIndex[index] = digits
+            trigrams.removeAll(keepingCapacity: true)
+            var run = 0
+            var window = 0
+            for byte in digits.utf8 {
+                guard byte >= 0x30, byte <= 0x39 else {
+                    run = 0
+                    continue
                 }
+                window = (window * 10 + Int(byte - 0x30)) % 1000
+                run += 1
+                if run >= 3 { trigrams.append(window) }
             }
-            for trigram in trigrams { entries[trigram, default: []].append((person.index, digits)) }
+            trigrams.sort()
+            var previous = -1
+            for trigram in trigrams where trigram != previous {
+                lists[trigram].append(index)
+                previous = trigram
+            }
         }
         var sizes: [(key: String, value: Int)] = []
-        for (trigram, list) in entries.sorted(by: { $0.key < $1.key }) {
+        var body: [UInt8] = []
+        for (trigram, list) in lists.enumerated() where !list.isEmpty {
+            let key = String(trigram + 1000).dropFirst()
+            body.removeAll(keepingCapacity: true)
+            body.append(0x5B)
             var previous = 0
-            let body =
-                "["
-                + list.map { index, digits in
-                    defer { previous = index }
-                    return "[\(index - previous),\"\(digits)\"]"
-                }.joined(separator: ",") + "]"
-            try emit(File(path: "search/d/\(trigram).js", text: Self.jsonp("d", trigram, body)))
-            sizes.append((trigram, body.utf8.count))
+            for index in list {
+                if body.count > 1 { body.append(0x2C) }
+                body.append(0x5B)
+                body.append(contentsOf: String(index - previous).utf8)
+                body += [0x2C, 0x22]
+                body.append(contentsOf: (digitsByIndex[index] ?? "").utf8)
+                body += [0x22, 0x5D]
+                previous = index
+            }
+            body.append(0x5D)
+            let text = String(decoding: body, as: UTF8.self)
+            try emit(File(path: "search/d/\(key).js", text: Self.jsonp("d", String(key), text)))
+            sizes.append((String(key), body.count))
         }
         return sizes
     }
 
     /// `[name, jobTitle, department, phone, phoneHref, mail, slug]`, empty strings for missing values.
     static func record(_ person: SitePerson) -> String {
+        var bytes: [UInt8] = []
+        appendRecord(person, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `record(person)`, appended.
+    static func appendRecord(_ person: SitePerson, to bytes: inout [UInt8]) {
         let user = person.user
         let fields = [
-            SiteEscaping.displayText(user.displayName), user.jobTitle ?? "", user.department ?? "",
-            person.primaryPhone?.written ?? "", person.primaryPhone?.uri ?? "", user.mail ?? "", person.slug,
+            user.displayName, user.jobTitle ?? "", user.department ?? "", person.primaryPhone?.written ?? "",
+            person.primaryPhone?.uri ?? "", user.mail ?? "", person.slug,
         ]
-        return "[" + fields.map { SiteEscaping.jsonString(SiteEscaping.displayText($0)) }.joined(separator: ",") + "]"
+        bytes.append(0x5B)
+        for (number, field) in fields.enumerated() {
+            if number > 0 { bytes.append(0x2C) }
+            bytes.append(0x22)
+            SiteEscaping.appendJSONString(SiteEscaping.displayText(field), to: &bytes)
+            bytes.append(0x22)
+        }
+        bytes.append(0x5D)
     }
 
     /// Postings as `[[d,d,…],[…],[…]]` with each list delta-encoded (first value absolute).

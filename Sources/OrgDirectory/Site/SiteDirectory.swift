@@ -4,6 +4,10 @@ import Foundation
 struct SiteDirectory: Sendable {
     /// People sorted by surname (or display name), given name, display name, id.
     let people: [SitePerson]
+    /// Each person's search tokens by position, numbered in `tokenTable`, where they were worked out before the
+    /// directory (a first build does it while it fetches); nil where the search index works them out itself.
+    let searchTokens: [[UInt32]?]
+    let tokenTable: SearchTokenTable
     /// Position in `people` by Graph id, to link managers and reports.
     let positionByID: [String: Int]
     /// Positions of each manager's direct reports (by the manager's id), in display order.
@@ -14,9 +18,12 @@ struct SiteDirectory: Sendable {
     let letters: [(key: String, people: [Int])]
 
     /// The directory of `users` (any order) with `hidden` fields removed, prepared on this thread (tests and
-    /// small sites; `build` spreads the per-person work over the cores).
-    init(users: [User], hiding hidden: Set<String>) {
-        self.init(prepared: Self.prepare(users[...], hiding: hidden))
+    /// small sites; `build` spreads the per-person work over the cores). People in `early` whose record is
+    /// unchanged keep what was prepared for them then.
+    init(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) {
+        self.init(
+            prepared: Self.prepare(users[...], hiding: hidden, early: early),
+            tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
     /// The directory of `users`, with the work that needs one person at a time (hiding, folding names for the
@@ -24,14 +31,18 @@ struct SiteDirectory: Sendable {
     /// between the fetch and the render, about a second at 100,000 people. Only short-lived values are made
     /// there: long-lived ones (the phone links each person keeps) made in between them left freed holes that
     /// raised a million-person build's peak by about 100 MiB, so they are made in the final, ordered pass.
-    static func build(users: [User], hiding hidden: Set<String>) async -> SiteDirectory {
+    /// People in `early` (prerendered by a first build) whose record is unchanged keep what was prepared for
+    /// them while the build fetched, phone links and search tokens included.
+    static func build(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) async
+        -> SiteDirectory
+    {
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count / 4096))
-        guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden) }
+        guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden, early: early) }
         let chunkSize = (users.count + chunkCount - 1) / chunkCount
         var chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
             for number in 0..<chunkCount {
                 let range = (number * chunkSize)..<min(users.count, (number + 1) * chunkSize)
-                group.addTask { (number, prepare(users[range], hiding: hidden)) }
+                group.addTask { (number, prepare(users[range], hiding: hidden, early: early)) }
             }
             var done: [[PreparedPerson]] = Array(repeating: [], count: chunkCount)
             for await (number, prepared) in group { done[number] = prepared }
@@ -43,40 +54,57 @@ struct SiteDirectory: Sendable {
             prepared += chunks[number]
             chunks[number] = []  // a million people: each chunk goes as soon as it is copied
         }
-        return SiteDirectory(prepared: prepared)
+        return SiteDirectory(prepared: prepared, tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
-    /// Everything about `users` that depends on one person alone; each call folds with its own cache.
-    static func prepare(_ users: ArraySlice<User>, hiding hidden: Set<String>) -> [PreparedPerson] {
+    /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
+    /// `early` whose record (after hiding, manager aside) is the one prepared then keep that preparation.
+    static func prepare(
+        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil
+    ) -> [PreparedPerson] {
         var folds = FoldCache()
         return users.map { user in
             let visible = user.hiding(hidden)
-            return PreparedPerson(
-                user: visible, sortKey: SitePerson.sortKey(for: visible, folds: &folds),
-                slugName: Slug.namePart(visible.displayName),
-                departmentKey: visible.department.map { folds.base($0) })
+            if let known = early?.byID[user.id]?.early, known.recordHash == EarlyPreparation.recordHash(of: visible) {
+                return PreparedPerson(visible, early: known)
+            }
+            return PreparedPerson(visible, folds: &folds)
         }
     }
 
-    /// Puts prepared people in display order and builds the lookups.
-    init(prepared: [PreparedPerson]) {
+    /// Puts prepared people in display order and builds the lookups; `tokenTable` numbers their search tokens.
+    init(prepared: [PreparedPerson], tokenTable: SearchTokenTable = SearchTokenTable()) {
         var order = Array(prepared.indices)
-        order.sort { prepared[$0].sortKey.lexicographicallyPrecedes(prepared[$1].sortKey) }
+        // The keys in an array of their own: reading them through `prepared[i]` copied a whole person (a retain
+        // of every field) for each comparison.
+        let sortKeys = prepared.map(\.sortKey)
+        order.sort { sortKeys[$0].lexicographicallyPrecedes(sortKeys[$1]) }
         let slugs = Slug.assign(nameParts: order.map { prepared[$0].slugName }, ids: order.map { prepared[$0].user.id })
-        var departmentsByKey: [String: (name: String, people: [Int])] = [:]
+        var departmentsByKey: [String: (name: String, file: String, people: [Int])] = [:]
         var people: [SitePerson] = []
         people.reserveCapacity(order.count)
+        var searchTokens: [[UInt32]?] = []
+        searchTokens.reserveCapacity(order.count)
         for (index, position) in order.enumerated() {
             let entry = prepared[position]
             var departmentFile: String?
             if let name = entry.user.department, let key = entry.departmentKey {
-                departmentFile = Self.departmentFile(name: name, key: key)
-                departmentsByKey[key, default: (name, [])].people.append(index)
+                // The file depends on the folded key alone: worked out once per department, not per person.
+                if let known = departmentsByKey[key] {
+                    departmentFile = known.file
+                } else {
+                    let file = Self.departmentFile(name: name, key: key)
+                    departmentsByKey[key] = (name, file, [])
+                    departmentFile = file
+                }
+                departmentsByKey[key]?.people.append(index)
             }
             people.append(
                 SitePerson(
                     user: entry.user, index: index, slug: slugs[index],
-                    letter: SitePerson.letter(forSortKey: entry.sortKey), departmentFile: departmentFile))
+                    letter: SitePerson.letter(forSortKey: entry.sortKey), departmentFile: departmentFile,
+                    phones: entry.phones))
+            searchTokens.append(entry.searchTokens)
         }
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(people.count)
@@ -88,12 +116,12 @@ struct SiteDirectory: Sendable {
         var letterPeople: [String: [Int]] = [:]
         for person in people { letterPeople[person.letter, default: []].append(person.index) }
         self.people = people
+        self.searchTokens = searchTokens
+        self.tokenTable = tokenTable
         self.positionByID = positionByID
         self.reportsByManagerID = reports
         self.departments = departmentsByKey.map { key, value in
-            SiteDepartment(
-                name: value.name, file: Self.departmentFile(name: value.name, key: key),
-                sortKey: Array(key.utf8), people: value.people)
+            SiteDepartment(name: value.name, file: value.file, sortKey: Array(key.utf8), people: value.people)
         }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
         self.letters = (Self.letterKeys).compactMap { key in letterPeople[key].map { (key, $0) } }
     }
@@ -121,6 +149,30 @@ struct PreparedPerson: Sendable {
     var slugName: String
     /// The folded department, which names its page.
     var departmentKey: String?
+    /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
+    /// lived values made in parallel chunks fragment the heap of a million-person build).
+    var phones: [(label: String, link: TelephoneLink)]?
+    /// The search tokens numbered in the directory's token table, when worked out early; otherwise the search
+    /// index makes them.
+    var searchTokens: [UInt32]?
+
+    /// The preparation of `user` (after hiding) that any build does.
+    init(_ user: User, folds: inout FoldCache) {
+        self.user = user
+        sortKey = SitePerson.sortKey(for: user, folds: &folds)
+        slugName = Slug.namePart(user.displayName)
+        departmentKey = user.department.map { folds.base($0) }
+    }
+
+    /// `user` with what a first build worked out for them while it fetched.
+    init(_ user: User, early: EarlyPreparation) {
+        self.user = user
+        sortKey = early.sortKey
+        slugName = early.slugName
+        departmentKey = early.departmentKey
+        phones = early.phones
+        searchTokens = early.searchTokens
+    }
 }
 
 /// Remembers folded values: given names, surnames and departments repeat thousands of times.

@@ -36,12 +36,30 @@ enum SiteExports {
     }
 
     /// Columns of the CSV and keys of the JSON, in order, with the Graph property each comes from.
-    static let columns: [(key: String, header: String)] = [
-        ("displayName", "Name"), ("givenName", "Given name"), ("surname", "Surname"), ("jobTitle", "Job title"),
-        ("department", "Department"), ("officeLocation", "Office"), ("companyName", "Company"), ("mail", "Mail"),
-        ("businessPhones", "Business phones"), ("mobilePhone", "Mobile phone"),
-        ("userPrincipalName", "User principal name"), ("manager", "Manager"),
-    ]
+    static let columns: [(key: String, header: String)] = Column.allCases.map { ($0.rawValue, $0.header) }
+
+    /// A column of the CSV (and key of the JSON), named by its Graph property.
+    enum Column: String, CaseIterable {
+        case displayName, givenName, surname, jobTitle, department, officeLocation, companyName, mail, businessPhones
+        case mobilePhone, userPrincipalName, manager
+
+        var header: String {
+            switch self {
+            case .displayName: "Name"
+            case .givenName: "Given name"
+            case .surname: "Surname"
+            case .jobTitle: "Job title"
+            case .department: "Department"
+            case .officeLocation: "Office"
+            case .companyName: "Company"
+            case .mail: "Mail"
+            case .businessPhones: "Business phones"
+            case .mobilePhone: "Mobile phone"
+            case .userPrincipalName: "User principal name"
+            case .manager: "Manager"
+            }
+        }
+    }
 
     /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
     /// spreadsheet programs pick the right encoding; hidden fields have no column.
@@ -49,16 +67,26 @@ enum SiteExports {
         _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
     ) throws {
         let extraKeys = extraColumns(directory)
-        let visible = columns.filter { !hidden.contains($0.key) }
+        let visible = Column.allCases.filter { !hidden.contains($0.rawValue) }
         var out = PieceBuffer(emit: emit)
         out.bytes += [0xEF, 0xBB, 0xBF]
         let headers = visible.map(\.header) + extraKeys
         try out.append(headers.map(csvField).joined(separator: ",") + "\r\n")
-        for person in directory.people {
-            let values =
-                visible.map { value(of: $0.key, person, directory) ?? "" }
-                + extraKeys.map { person.user.extra[$0] ?? "" }
-            try out.append(values.map(csvField).joined(separator: ",") + "\r\n")
+        for index in directory.people.indices {
+            let person = directory.people[index]
+            var first = true
+            for column in visible {
+                if !first { out.bytes.append(0x2C) }
+                first = false
+                appendCSVField(value(of: column, person, directory) ?? "", to: &out.bytes)
+            }
+            for key in extraKeys {
+                if !first { out.bytes.append(0x2C) }
+                first = false
+                appendCSVField(person.user.extra[key] ?? "", to: &out.bytes)
+            }
+            out.bytes += [0x0D, 0x0A]
+            try out.flushIfFull()
         }
         try out.flush()
     }
@@ -67,23 +95,35 @@ enum SiteExports {
     /// tab or carriage return) is prefixed with `'` so it stays text. Bidi overrides are dropped so a cell
     /// cannot show its text reordered; line breaks stay (quoted fields may hold them).
     static func csvField(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        appendCSVField(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `csvField(value)`, appended; a value with no quote, no bidi control and no formula start (nearly all) is
+    /// copied as it is.
+    static func appendCSVField(_ value: String, to bytes: inout [UInt8]) {
         var text = value
-        if text.unicodeScalars.contains(where: SiteEscaping.isBidiControl) {
+        // Every bidi control starts with E2; most values have no such byte and skip the scalar pass.
+        if text.utf8.contains(0xE2), text.unicodeScalars.contains(where: SiteEscaping.isBidiControl) {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !SiteEscaping.isBidiControl($0) }))
         }
-        if let first = text.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
-            text = "'" + text
+        bytes.append(0x22)
+        if let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first) {
+            bytes.append(0x27)
         }
-        guard text.utf8.contains(0x22) else { return "\"" + text + "\"" }
-        // Quotes doubled byte by byte: Foundation's replacingOccurrences was a tenth of an export's time.
-        var bytes: [UInt8] = [0x22]
-        bytes.reserveCapacity(text.utf8.count + 8)
-        for byte in text.utf8 {
-            bytes.append(byte)
-            if byte == 0x22 { bytes.append(0x22) }
+        text.withUTF8 { utf8 in
+            guard utf8.contains(0x22) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            // Quotes doubled byte by byte: Foundation's replacingOccurrences was a tenth of an export's time.
+            for byte in utf8 {
+                bytes.append(byte)
+                if byte == 0x22 { bytes.append(0x22) }
+            }
         }
         bytes.append(0x22)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
@@ -92,26 +132,40 @@ enum SiteExports {
     ) throws {
         var out = PieceBuffer(emit: emit)
         out.bytes += Array("[\n".utf8)
-        var fields: [(key: String, value: JSONValue)] = []
-        for (position, person) in directory.people.enumerated() {
-            fields.removeAll(keepingCapacity: true)
-            fields.append(("id", .text(person.user.id)))
-            for column in columns where !hidden.contains(column.key) {
-                if column.key == "businessPhones" {
-                    fields.append((column.key, .list(person.user.businessPhones)))
-                } else if let value = value(of: column.key, person, directory) {
-                    fields.append((column.key, .text(value)))
-                }
-            }
-            fields.append(("page", .text("people/\(person.slug).html")))
-            for (key, value) in person.user.extra { fields.append((key, .text(value))) }
-            fields.sort { $0.key < $1.key }
+        // The keys every object may have, sorted once (the objects used to be sorted one by one): the id, the
+        // visible columns, the page and the extra properties, each with its encoded `"key":`.
+        let extraKeys = extraColumns(directory)
+        var keys: [(key: String, field: JSONField)] = [("id", .id), ("page", .page)]
+        keys += Column.allCases.filter { !hidden.contains($0.rawValue) }.map { ($0.rawValue, .column($0)) }
+        keys += extraKeys.map { ($0, .extra($0)) }
+        keys.sort { $0.key < $1.key }
+        let encodedKeys = keys.map { key, _ in
+            var bytes: [UInt8] = []
+            appendJSONString(key, to: &bytes)
+            return bytes + [0x3A]
+        }
+        for index in directory.people.indices {
+            let person = directory.people[index]
             out.bytes.append(0x7B)
-            for (number, field) in fields.enumerated() {
-                if number > 0 { out.bytes.append(0x2C) }
-                appendJSONString(field.key, to: &out.bytes)
-                out.bytes.append(0x3A)
-                switch field.value {
+            var first = true
+            for (number, key) in keys.enumerated() {
+                let value: JSONValue
+                switch key.field {
+                case .id: value = .text(person.user.id)
+                case .page: value = .text("people/" + person.slug + ".html")
+                case .column(.businessPhones):
+                    value = .list(person.user.businessPhones)
+                case .column(let column):
+                    guard let text = self.value(of: column, person, directory) else { continue }
+                    value = .text(text)
+                case .extra(let name):
+                    guard let text = person.user.extra[name] else { continue }
+                    value = .text(text)
+                }
+                if !first { out.bytes.append(0x2C) }
+                first = false
+                out.bytes += encodedKeys[number]
+                switch value {
                 case .text(let value):
                     appendJSONString(value, to: &out.bytes)
                 case .list(let values):
@@ -124,11 +178,18 @@ enum SiteExports {
                 }
             }
             out.bytes.append(0x7D)
-            out.bytes.append(contentsOf: position == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            out.bytes.append(contentsOf: index == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
             try out.flushIfFull()
         }
         try out.append("]\n")
         try out.flush()
+    }
+
+    /// Where a `people.json` key's value comes from.
+    private enum JSONField {
+        case id, page
+        case column(Column)
+        case extra(String)
     }
 
     /// A field value of `people.json`, encoded straight into the output (no String per field).
@@ -161,25 +222,25 @@ enum SiteExports {
         return keys.sorted()
     }
 
-    private static func value(of key: String, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
+    /// The value of `column` for `person`, nil when absent.
+    private static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
         let user = person.user
-        switch key {
-        case "displayName": return user.displayName
-        case "givenName": return user.givenName
-        case "surname": return user.surname
-        case "jobTitle": return user.jobTitle
-        case "department": return user.department
-        case "officeLocation": return user.officeLocation
-        case "companyName": return user.companyName
-        case "mail": return user.mail
-        case "businessPhones": return user.businessPhones.isEmpty ? nil : user.businessPhones.joined(separator: "; ")
-        case "mobilePhone": return user.mobilePhone
-        case "userPrincipalName": return user.userPrincipalName.isEmpty ? nil : user.userPrincipalName
-        case "manager":
+        switch column {
+        case .displayName: return user.displayName
+        case .givenName: return user.givenName
+        case .surname: return user.surname
+        case .jobTitle: return user.jobTitle
+        case .department: return user.department
+        case .officeLocation: return user.officeLocation
+        case .companyName: return user.companyName
+        case .mail: return user.mail
+        case .businessPhones: return user.businessPhones.isEmpty ? nil : user.businessPhones.joined(separator: "; ")
+        case .mobilePhone: return user.mobilePhone
+        case .userPrincipalName: return user.userPrincipalName.isEmpty ? nil : user.userPrincipalName
+        case .manager:
             guard let manager = user.manager else { return nil }
             return manager.displayName
                 ?? directory.positionByID[manager.id].map { directory.people[$0].user.displayName }
-        default: return nil
         }
     }
 }

@@ -9,19 +9,63 @@ import Foundation
 /// every fingerprint again from the whole directory and keeps the files whose fingerprint is unchanged (most
 /// people; managers get their reports and are rendered again).
 public struct PrerenderedPeople: Sendable {
-    /// What was written for one person: the slug of the files and the fingerprint of what they show.
+    /// What was written for one person: the slug of the files and the fingerprint of what they show, and what
+    /// the site directory needs of them (phone links and search tokens included), so that the end of the build
+    /// mostly sorts and joins.
     struct Person: Sendable {
         let slug: String
         let fingerprint: RenderFingerprint
+        var early: EarlyPreparation
     }
 
     /// By Graph id.
     var byID: [String: Person] = [:]
+    /// Numbers the search tokens in `early`.
+    var tokenTable = SearchTokenTable()
 
     /// People whose pages were written.
     public var count: Int { byID.count }
 
     public init() {}
+}
+
+extension PrerenderedPeople {
+    /// One person as a prerender task hands them back: the search tokens are numbered by the caller, in one table.
+    struct Written: Sendable {
+        let id: String
+        var person: Person
+        let tokens: SearchIndexBuilder.PersonTokens
+    }
+
+    /// Takes in what a prerender task wrote.
+    mutating func add(_ written: [Written]) {
+        for var entry in written {
+            entry.person.early.searchTokens = tokenTable.pack(entry.tokens)
+            byID[entry.id] = entry.person
+        }
+    }
+}
+
+/// What a person's entry in the site directory needs, worked out while a first build fetches: everything that
+/// depends on their record alone. The record itself is not kept (the final list has it); `recordHash` tells
+/// whether it is still the one these were worked out from.
+struct EarlyPreparation: Sendable {
+    /// `recordHash(of:)` of the record (after hiding) these come from.
+    let recordHash: Int
+    let sortKey: [UInt8]
+    let slugName: String
+    let departmentKey: String?
+    let phones: [(label: String, link: TelephoneLink)]
+    /// Numbered in `PrerenderedPeople.tokenTable`.
+    var searchTokens: [UInt32]
+
+    /// A hash of everything in `user` but the manager: the fetch fills in managers' names after the people
+    /// arrived, and nothing prepared early depends on the manager.
+    static func recordHash(of user: User) -> Int {
+        var record = user
+        record.manager = nil
+        return record.hashValue
+    }
 }
 
 extension SiteRenderer {
@@ -41,7 +85,7 @@ extension SiteRenderer {
         let site = SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
         var result = PrerenderedPeople()
         do {
-            try await withThrowingTaskGroup(of: [(String, PrerenderedPeople.Person)].self) { group in
+            try await withThrowingTaskGroup(of: [PrerenderedPeople.Written].self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
                 var running = 0
                 var accepted = 0
@@ -50,15 +94,13 @@ extension SiteRenderer {
                     guard !people.isEmpty else { continue }  // past the limit: keep draining, render nothing
                     accepted += people.count
                     if running >= workers, let done = try await group.next() {
-                        for (id, person) in done { result.byID[id] = person }
+                        result.add(done)
                         running -= 1
                     }
                     group.addTask { try job.prerender(Array(people), site: site, to: output) }
                     running += 1
                 }
-                for try await done in group {
-                    for (id, person) in done { result.byID[id] = person }
-                }
+                for try await done in group { result.add(done) }
             }
         } catch let error as SiteError {
             throw error
@@ -71,25 +113,36 @@ extension SiteRenderer {
 
 extension SiteRenderJob {
     /// Renders `users` on their assumed links (see `PersonLinks.assumed`) with ordinary slugs.
-    func prerender(_ users: [User], site: [UInt8], to output: some SiteOutput) throws(SiteError) -> [(
-        String, PrerenderedPeople.Person
-    )] {
-        var written: [(String, PrerenderedPeople.Person)] = []
+    func prerender(_ users: [User], site: [UInt8], to output: some SiteOutput) throws(SiteError)
+        -> [PrerenderedPeople.Written]
+    {
+        var written: [PrerenderedPeople.Written] = []
         written.reserveCapacity(users.count)
         var paths: [String] = []
         var input = FingerprintInput()
         var folds = FoldCache()
+        var tokenCache: [String: [String]] = [:]
         for user in users {
             let visible = user.hiding(options.hideFields)
+            let prepared = PreparedPerson(visible, folds: &folds)
+            let phones = SitePerson.phones(of: visible)
             let person = SitePerson(
-                user: visible, index: 0, slug: Slug.make(for: visible), letter: "",
-                departmentFile: visible.department.map { SiteDirectory.departmentFile(name: $0, key: folds.base($0)) })
+                user: visible, index: 0, slug: Slug.ordinary(namePart: prepared.slugName, id: visible.id), letter: "",
+                departmentFile: visible.department.flatMap { name in
+                    prepared.departmentKey.map { SiteDirectory.departmentFile(name: name, key: $0) }
+                }, phones: phones)
             let links = PersonLinks.assumed(for: visible)
             input.reset()
             addFingerprintInput(of: person, links: links, site: site, to: &input)
             try renderPerson(person, links: links, to: output, paths: &paths)
             paths.removeAll(keepingCapacity: true)
-            written.append((user.id, PrerenderedPeople.Person(slug: person.slug, fingerprint: input.fingerprint)))
+            let early = EarlyPreparation(
+                recordHash: EarlyPreparation.recordHash(of: visible), sortKey: prepared.sortKey,
+                slugName: prepared.slugName, departmentKey: prepared.departmentKey, phones: phones, searchTokens: [])
+            written.append(
+                PrerenderedPeople.Written(
+                    id: user.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early),
+                    tokens: SearchIndexBuilder.tokens(of: visible, cache: &tokenCache)))
         }
         return written
     }

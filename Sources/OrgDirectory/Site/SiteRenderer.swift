@@ -43,7 +43,7 @@ public struct SiteRenderer: Sendable {
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        let directory = await SiteDirectory.build(users: people, hiding: options.hideFields)
+        let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields))

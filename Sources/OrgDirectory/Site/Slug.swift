@@ -109,6 +109,11 @@ public enum Slug {
         namePart(displayName) + "-" + idHash(id, length: hashLength)
     }
 
+    /// The ordinary slug from a `namePart` already worked out.
+    static func ordinary(namePart: String, id: String) -> String {
+        namePart + "-" + idHash(id, length: hashLength)
+    }
+
     /// Cyrillic and Greek letters (after folding) to ASCII, so such names still get readable slugs.
     static let transliteration: [Unicode.Scalar: String] = [
         "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ж": "zh", "з": "z", "и": "i", "к": "k",

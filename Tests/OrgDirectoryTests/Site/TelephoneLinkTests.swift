@@ -17,4 +17,24 @@ struct TelephoneLinkTests {
         #expect(link.uri == uri)
         #expect(link.written == written)
     }
+
+    @Test(
+        "the byte path for ASCII numbers gives what the Character path gives",
+        arguments: [
+            "+1 (425) 555-0134 x12", "+49 (0)30 1234 ext. 5", "+49 (0)30 1234 EXT 5", "0049 30 1234", "030 1234#7",
+            "X12 555 1234", "12", "(0) 1234", "  +44 (0)(0)20 7946 0958", "+(0)", "00123", "0012345", "ext 12",
+            "555 1234 Ext.", "#", "", "   ", "+1 425\r\n555 0134 x 9", "555-0100 x12 x13", "+31 (0)20 (0)555",
+        ])
+    func asciiPathMatchesCharacterPath(written: String) throws {
+        let ascii = try #require(TelephoneLink.parseASCII(written))
+        let characters = TelephoneLink.parseCharacters(written)
+        #expect(ascii.uri == characters.uri)
+        #expect(ascii.searchDigits == characters.searchDigits)
+    }
+
+    @Test("numbers with other scripts or combining marks take the Character path")
+    func nonASCIIUsesCharacterPath() {
+        #expect(TelephoneLink.parseASCII("+49 30 1234\u{301}") == nil)
+        #expect(TelephoneLink("٠١٢٣ 555 1234").uri == "tel:5551234")
+    }
 }

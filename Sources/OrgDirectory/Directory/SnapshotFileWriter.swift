@@ -30,22 +30,56 @@ struct SnapshotFileWriter: Sendable {
         to destination: URL,
         _ produce: ((Data) throws(SnapshotError) -> Void) throws(SnapshotError) -> Void
     ) throws(SnapshotError) {
+        try prepare(to: destination, produce).commit()
+    }
+
+    /// Writes and flushes the pieces under a temporary name next to `destination`, to be renamed into place by
+    /// `commit` later (or removed by `discard`): a build writes its snapshot while the site renders and renames
+    /// it only once the site is published.
+    func prepare(
+        to destination: URL,
+        _ produce: ((Data) throws(SnapshotError) -> Void) throws(SnapshotError) -> Void
+    ) throws(SnapshotError) -> PendingFile {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(
             Self.temporaryPrefix + destination.lastPathComponent + "." + String(getpid()) + "."
                 + String(UInt32.random(in: 0...UInt32.max), radix: 16) + Self.temporarySuffix)
         do {
             try Self.writeAndSync(to: temporary.path, produce)
-            try beforeRename?(temporary)
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw SnapshotError.writeFailed(path: destination.path, reason: Self.lastError("rename"))
-            }
         } catch {
             unlink(temporary.path)
-            if let error = error as? SnapshotError { throw error }
-            throw .writeFailed(path: destination.path, reason: error.localizedDescription)
+            throw error
         }
-        Self.syncFolder(folder.path)
+        return PendingFile(temporary: temporary, destination: destination, beforeRename: beforeRename)
+    }
+
+    /// A complete file under its temporary name, waiting to be renamed into place.
+    struct PendingFile: Sendable {
+        let temporary: URL
+        let destination: URL
+        let beforeRename: (@Sendable (URL) throws -> Void)?
+
+        /// Renames the file into place (replacing any file there) and syncs the folder; on failure the temporary
+        /// file is removed.
+        func commit() throws(SnapshotError) {
+            do {
+                try beforeRename?(temporary)
+                guard rename(temporary.path, destination.path) == 0 else {
+                    throw SnapshotError.writeFailed(
+                        path: destination.path, reason: SnapshotFileWriter.lastError("rename"))
+                }
+            } catch {
+                discard()
+                if let error = error as? SnapshotError { throw error }
+                throw .writeFailed(path: destination.path, reason: error.localizedDescription)
+            }
+            SnapshotFileWriter.syncFolder(destination.deletingLastPathComponent().path)
+        }
+
+        /// Removes the temporary file.
+        func discard() {
+            unlink(temporary.path)
+        }
     }
 
     /// Creates `path` (which must not exist), writes every piece and flushes it to the disk.
@@ -69,7 +103,7 @@ struct SnapshotFileWriter: Sendable {
     }
 
     /// Flushes a folder's entries (the rename). Best effort: some file systems refuse fsync on folders.
-    private static func syncFolder(_ path: String) {
+    fileprivate static func syncFolder(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -34,6 +34,13 @@ public struct SnapshotStore: Sendable {
     /// On any failure nothing new is left behind and earlier snapshots are untouched.
     @discardableResult
     public func save(_ snapshot: Snapshot) throws(SnapshotError) -> URL {
+        try prepareSave(snapshot).commit()
+    }
+
+    /// Writes `snapshot` to disk under a temporary name (the slow part) without making it a snapshot yet:
+    /// `commit` on the result renames it into place and prunes, `discard` removes it. A build prepares its
+    /// snapshot while the site renders and commits it once the site is published.
+    func prepareSave(_ snapshot: Snapshot) throws(SnapshotError) -> PendingSnapshot {
         try createFolder()
         var sequence = 1
         var destination = folder.appendingPathComponent(SnapshotName.make(for: snapshot.metadata.takenAt))
@@ -42,11 +49,30 @@ public struct SnapshotStore: Sendable {
             destination = folder.appendingPathComponent(
                 SnapshotName.make(for: snapshot.metadata.takenAt, sequence: sequence))
         }
-        try writer.write(to: destination) { (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
+        let file = try writer.prepare(to: destination) {
+            (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
             try snapshot.writeCanonical(emit)
         }
-        try prune(sparing: destination.lastPathComponent)
-        return destination
+        return PendingSnapshot(store: self, file: file)
+    }
+
+    /// A snapshot written under a temporary name (see `prepareSave`).
+    struct PendingSnapshot: Sendable {
+        let store: SnapshotStore
+        let file: SnapshotFileWriter.PendingFile
+
+        /// Makes it the newest snapshot and removes snapshots beyond `keep`; returns where it is.
+        @discardableResult
+        func commit() throws(SnapshotError) -> URL {
+            try file.commit()
+            try store.prune(sparing: file.destination.lastPathComponent)
+            return file.destination
+        }
+
+        /// Removes the temporary file (the run failed before publishing).
+        func discard() {
+            file.discard()
+        }
     }
 
     /// Deletes the oldest snapshots beyond `keep` (never `sparing`), and temporary files a crashed run left.

@@ -65,33 +65,40 @@ struct SiteDirectory: Sendable {
         var folds = FoldCache()
         return users.map { user in
             let visible = user.hiding(hidden)
-            if let known = early?.byID[user.id]?.early, known.recordHash == EarlyPreparation.recordHash(of: visible) {
-                return PreparedPerson(visible, early: known)
+            if let known = early?.byID[user.id], known.early.recordHash == EarlyPreparation.recordHash(of: visible) {
+                return PreparedPerson(visible, early: known.early, ordinarySlug: known.slug)
             }
             return PreparedPerson(visible, folds: &folds)
         }
     }
 
     /// Puts prepared people in display order and builds the lookups; `tokenTable` numbers their search tokens.
+    ///
+    /// This pass runs on one core while the other waits, so it reads fields in place (`prepared[i].user`), never
+    /// copying whole people (a retain of every field each time), and compares sort keys as one block of bytes.
     init(prepared: [PreparedPerson], tokenTable: SearchTokenTable = SearchTokenTable()) {
-        var order = Array(prepared.indices)
-        // The keys in an array of their own: reading them through `prepared[i]` copied a whole person (a retain
-        // of every field) for each comparison.
-        let sortKeys = prepared.map(\.sortKey)
-        order.sort { sortKeys[$0].lexicographicallyPrecedes(sortKeys[$1]) }
-        let slugs = Slug.assign(nameParts: order.map { prepared[$0].slugName }, ids: order.map { prepared[$0].user.id })
+        let order = Self.displayOrder(prepared)
+        let slugs = Slug.assign(
+            ordinary: order.map {
+                prepared[$0].ordinarySlug ?? Slug.ordinary(namePart: prepared[$0].slugName, id: prepared[$0].user.id)
+            },
+            nameParts: order.map { prepared[$0].slugName }, ids: order.map { prepared[$0].user.id })
         var departmentsByKey: [String: (name: String, file: String, people: [Int])] = [:]
         var people: [SitePerson] = []
         people.reserveCapacity(order.count)
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
+        var positionByID: [String: Int] = [:]
+        positionByID.reserveCapacity(order.count)
+        var reports: [String: [Int]] = [:]
+        var letterPeople: [String: [Int]] = [:]
         for (index, position) in order.enumerated() {
-            let entry = prepared[position]
+            let user = prepared[position].user
             var departmentFile: String?
-            if let name = entry.user.department, let key = entry.departmentKey {
+            if let name = user.department, let key = prepared[position].departmentKey {
                 // The file depends on the folded key alone: worked out once per department, not per person.
-                if let known = departmentsByKey[key] {
-                    departmentFile = known.file
+                if let known = departmentsByKey[key]?.file {
+                    departmentFile = known
                 } else {
                     let file = Self.departmentFile(name: name, key: key)
                     departmentsByKey[key] = (name, file, [])
@@ -99,22 +106,16 @@ struct SiteDirectory: Sendable {
                 }
                 departmentsByKey[key]?.people.append(index)
             }
+            let letter = SitePerson.letter(forSortKey: prepared[position].sortKey)
             people.append(
                 SitePerson(
-                    user: entry.user, index: index, slug: slugs[index],
-                    letter: SitePerson.letter(forSortKey: entry.sortKey), departmentFile: departmentFile,
-                    phones: entry.phones))
-            searchTokens.append(entry.searchTokens)
+                    user: user, index: index, slug: slugs[index], letter: letter, departmentFile: departmentFile,
+                    phones: prepared[position].phones))
+            searchTokens.append(prepared[position].searchTokens)
+            if positionByID[user.id] == nil { positionByID[user.id] = index }
+            if let manager = user.manager { reports[manager.id, default: []].append(index) }
+            letterPeople[letter, default: []].append(index)
         }
-        var positionByID: [String: Int] = [:]
-        positionByID.reserveCapacity(people.count)
-        var reports: [String: [Int]] = [:]
-        for person in people {
-            positionByID[person.user.id] = positionByID[person.user.id] ?? person.index
-            if let manager = person.user.manager { reports[manager.id, default: []].append(person.index) }
-        }
-        var letterPeople: [String: [Int]] = [:]
-        for person in people { letterPeople[person.letter, default: []].append(person.index) }
         self.people = people
         self.searchTokens = searchTokens
         self.tokenTable = tokenTable
@@ -124,6 +125,30 @@ struct SiteDirectory: Sendable {
             SiteDepartment(name: value.name, file: value.file, sortKey: Array(key.utf8), people: value.people)
         }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
         self.letters = (Self.letterKeys).compactMap { key in letterPeople[key].map { (key, $0) } }
+    }
+
+    /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block.
+    private static func displayOrder(_ prepared: [PreparedPerson]) -> [Int] {
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        starts.reserveCapacity(prepared.count + 1)
+        for index in prepared.indices {
+            bytes += prepared[index].sortKey
+            starts.append(bytes.count)
+        }
+        var order = Array(prepared.indices)
+        bytes.withUnsafeBufferPointer { block in
+            guard let base = block.baseAddress else { return }
+            starts.withUnsafeBufferPointer { starts in
+                order.sort { left, right in
+                    let leftLength = starts[left + 1] - starts[left]
+                    let rightLength = starts[right + 1] - starts[right]
+                    let compared = memcmp(base + starts[left], base + starts[right], min(leftLength, rightLength))
+                    return compared != 0 ? compared < 0 : leftLength < rightLength
+                }
+            }
+        }
+        return order
     }
 
     /// The page (under `departments/`, without `.html`) of a department spelled `name`, folded to `key`.
@@ -149,6 +174,8 @@ struct PreparedPerson: Sendable {
     var slugName: String
     /// The folded department, which names its page.
     var departmentKey: String?
+    /// `Slug.ordinary(namePart: slugName, id:)`, when worked out early.
+    var ordinarySlug: String?
     /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
     /// lived values made in parallel chunks fragment the heap of a million-person build).
     var phones: [(label: String, link: TelephoneLink)]?
@@ -164,9 +191,10 @@ struct PreparedPerson: Sendable {
         departmentKey = user.department.map { folds.base($0) }
     }
 
-    /// `user` with what a first build worked out for them while it fetched.
-    init(_ user: User, early: EarlyPreparation) {
+    /// `user` with what a first build worked out for them while it fetched (and the ordinary slug it used).
+    init(_ user: User, early: EarlyPreparation, ordinarySlug: String) {
         self.user = user
+        self.ordinarySlug = ordinarySlug
         sortKey = early.sortKey
         slugName = early.slugName
         departmentKey = early.departmentKey

@@ -37,6 +37,9 @@ struct SiteHistory: Sendable {
     let feedSeed: String
     /// When the retained history starts: the oldest retained snapshot, else the one before the first change.
     let startsAt: Date?
+    /// The stamp of every date `unchangedSince` can return, made once: formatting a date through `Calendar` for
+    /// each person was a quarter of checking which prerendered pages stay.
+    private let stampsByDate: [Date: SiteStamp]
 
     init(_ history: ChangeHistory, hiding hidden: Set<String>) {
         var nights: [Night] = []
@@ -74,6 +77,16 @@ struct SiteHistory: Sendable {
         let side = history.entries.last?.new
         self.feedSeed = "\(side?.tenant ?? "")|\(side?.graphHost ?? "")"
         self.startsAt = history.recordedSince ?? history.entries.first?.old.takenAt
+        var stamps: [Date: SiteStamp] = [:]
+        for date in events.values.compactMap(\.first?.date) + [startsAt].compactMap({ $0 }) where stamps[date] == nil {
+            stamps[date] = SiteStamp(date)
+        }
+        self.stampsByDate = stamps
+    }
+
+    /// `unchangedSince(id)` as a stamp.
+    func unchangedSinceStamp(_ id: String) -> SiteStamp? {
+        unchangedSince(id).map { stampsByDate[$0] ?? SiteStamp($0) }
     }
 
     /// Since when the person's record is unchanged as far as the retained history knows: their newest event,

@@ -49,7 +49,7 @@ struct SiteRenderJob: Sendable {
     /// directory then leaves this person's pages byte for byte as they were, so a nightly run rewrites only the
     /// pages of the people who changed.
     func stamp(for person: SitePerson) -> SiteStamp {
-        history.unchangedSince(person.user.id).map(SiteStamp.init) ?? stamp
+        history.unchangedSinceStamp(person.user.id) ?? stamp
     }
 
     // MARK: - Lists

@@ -30,6 +30,17 @@ struct RenderFingerprint: Hashable, Sendable {
         Self.hexDigits(high) + Self.hexDigits(low)
     }
 
+    /// `hex`, appended as bytes (the state file holds one per person).
+    func appendHex(to bytes: inout [UInt8]) {
+        for value in [high, low] {
+            for shift in stride(from: 60, through: 0, by: -4) {
+                bytes.append(Self.digitBytes[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
+            }
+        }
+    }
+
+    private static let digitBytes: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// Reads 32 hex digits; nil for anything else.
     init?(hex: Substring) {
         guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16),

@@ -30,9 +30,9 @@ public struct RenderFingerprints: Sendable, Equatable {
         out.reserveCapacity(byID.count * 72 + 128)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
         for (id, fingerprint) in byID.sorted(by: { $0.key < $1.key }) where Self.isStorable(id) {
-            out += Array(fingerprint.hex.utf8)
+            fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
-            out += Array(id.utf8)
+            out.append(contentsOf: id.utf8)
             out.append(UInt8(ascii: "\n"))
         }
         return out

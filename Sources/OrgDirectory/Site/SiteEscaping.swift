@@ -140,24 +140,27 @@ enum SiteEscaping {
 
     /// A URL component: everything but RFC 3986 unreserved characters and `extra` is percent-encoded.
     static func percentEncoded(_ value: String, keeping extra: String = "") -> String {
-        let keep = Set(extra.utf8)
+        func kept(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E || extra.utf8.contains(byte)
+        }
+        // Most values (mail addresses) need no escape: returned as they are, with no copy.
+        guard !value.utf8.allSatisfy(kept) else { return value }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        bytes.reserveCapacity(value.utf8.count + 16)
         for byte in value.utf8 {
-            let unreserved =
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
-            if unreserved || keep.contains(byte) {
+            if kept(byte) {
                 bytes.append(byte)
             } else {
                 bytes.append(0x25)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
+                bytes.append(upperHexDigits[Int(byte >> 4)])
+                bytes.append(upperHexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// A `mailto:` URL for an address, safe inside Markdown link destinations and HTML attributes.
     static func mailtoURL(_ address: String) -> String {

@@ -1,6 +1,9 @@
 /// One person as the site shows them: the user with hidden fields removed, plus everything derived once
 /// (slug, sort position, phone links, browse letter) and shared by pages, search data and exports.
-struct SitePerson: Sendable {
+///
+/// A class: every list, export and search file reads everyone, and copying this value (a retain of each of
+/// its twenty-odd fields) was a fifth of those tasks; a reference is one retain.
+final class SitePerson: Sendable {
     /// The user after `hideFields`.
     let user: User
     /// Position in the directory's sort order; search data refers to people by it.

@@ -107,6 +107,9 @@ struct SearchIndexBuilder {
     /// People whose tokens were numbered while the build fetched (`SiteDirectory.searchTokens`) are added by
     /// number; the others are tokenized here and numbered in the same table.
     func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
+        // Without numbered tokens (a nightly run, a directory past the prerender limit) the table would only add
+        // a second map of every token: at a million people about 60 MB more at the build's peak.
+        guard directory.searchTokens.contains(where: { $0 != nil }) else { return postingsByToken(directory) }
         var table = directory.tokenTable
         var byNumber: [[[Int]]] = Array(repeating: [[], [], []], count: table.count)
         var cache: [String: [String]] = [:]
@@ -131,6 +134,20 @@ struct SearchIndexBuilder {
         for (number, lists) in byNumber.enumerated() where lists.contains(where: { !$0.isEmpty }) {
             // Tokens of people numbered early but not on the site (a local rule) have no postings: left out.
             postings[table.strings[number]] = lists
+        }
+        return postings
+    }
+
+    /// `tokenPostings` for a directory whose people all need tokenizing here.
+    private func postingsByToken(_ directory: SiteDirectory) -> [String: [[Int]]] {
+        var postings: [String: [[Int]]] = [:]
+        var cache: [String: [String]] = [:]
+        for index in directory.people.indices {
+            for (token, matchClass) in Self.tokens(of: directory.people[index].user, cache: &cache) {
+                // Appended in place: copying the lists out and back in copied a common token's whole list
+                // (a company name: everyone) on every append, which made this quadratic.
+                postings[token, default: [[], [], []]][matchClass.rawValue].append(index)
+            }
         }
         return postings
     }

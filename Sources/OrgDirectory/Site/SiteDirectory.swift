@@ -22,7 +22,7 @@ struct SiteDirectory: Sendable {
     /// unchanged keep what was prepared for them then.
     init(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) {
         self.init(
-            prepared: Self.prepare(users[...], hiding: hidden, early: early),
+            prepared: Self.prepare(users[...], hiding: hidden, early: early), users: users, hiding: hidden,
             tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
@@ -54,7 +54,8 @@ struct SiteDirectory: Sendable {
             prepared += chunks[number]
             chunks[number] = []  // a million people: each chunk goes as soon as it is copied
         }
-        return SiteDirectory(prepared: prepared, tokenTable: early?.tokenTable ?? SearchTokenTable())
+        return SiteDirectory(
+            prepared: prepared, users: users, hiding: hidden, tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
@@ -63,26 +64,35 @@ struct SiteDirectory: Sendable {
         _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil
     ) -> [PreparedPerson] {
         var folds = FoldCache()
-        return users.map { user in
-            let visible = user.hiding(hidden)
-            if let known = early?.byID[user.id], known.early.recordHash == EarlyPreparation.recordHash(of: visible) {
-                return PreparedPerson(visible, early: known.early, ordinarySlug: known.slug)
+        return users.indices.map { source in
+            let visible = users[source].hiding(hidden)
+            if let known = early?.byID[visible.id], let preparation = known.early,
+                preparation.recordHash == EarlyPreparation.recordHash(of: visible)
+            {
+                return PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
             }
-            return PreparedPerson(visible, folds: &folds)
+            return PreparedPerson(source: source, user: visible, folds: &folds)
         }
     }
 
     /// Puts prepared people in display order and builds the lookups; `tokenTable` numbers their search tokens.
     ///
-    /// This pass runs on one core while the other waits, so it reads fields in place (`prepared[i].user`), never
-    /// copying whole people (a retain of every field each time), and compares sort keys as one block of bytes.
-    init(prepared: [PreparedPerson], tokenTable: SearchTokenTable = SearchTokenTable()) {
+    /// `prepared` refers to `users` by position and `hidden` is applied again (cheap) rather than kept: a copy of
+    /// every user in the prepared list was about 300 MB at a million people, at the build's peak.
+    ///
+    /// This pass runs on one core while the other waits, so it reads fields in place (`prepared[i].sortKey`),
+    /// never copying whole entries (a retain of every field each time), and compares sort keys as one block.
+    init(
+        prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>,
+        tokenTable: SearchTokenTable = SearchTokenTable()
+    ) {
         let order = Self.displayOrder(prepared)
+        let ids = order.map { users[prepared[$0].source].id }
         let slugs = Slug.assign(
-            ordinary: order.map {
-                prepared[$0].ordinarySlug ?? Slug.ordinary(namePart: prepared[$0].slugName, id: prepared[$0].user.id)
+            ordinary: order.indices.map {
+                prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
             },
-            nameParts: order.map { prepared[$0].slugName }, ids: order.map { prepared[$0].user.id })
+            nameParts: order.map { prepared[$0].slugName }, ids: ids)
         var departmentsByKey: [String: (name: String, file: String, people: [Int])] = [:]
         var people: [SitePerson] = []
         people.reserveCapacity(order.count)
@@ -93,7 +103,7 @@ struct SiteDirectory: Sendable {
         var reports: [String: [Int]] = [:]
         var letterPeople: [String: [Int]] = [:]
         for (index, position) in order.enumerated() {
-            let user = prepared[position].user
+            let user = users[prepared[position].source].hiding(hidden)
             var departmentFile: String?
             if let name = user.department, let key = prepared[position].departmentKey {
                 // The file depends on the folded key alone: worked out once per department, not per person.
@@ -167,8 +177,8 @@ struct SiteDirectory: Sendable {
 
 /// What one person contributes to the directory before the order is known.
 struct PreparedPerson: Sendable {
-    /// The user after `hideFields`.
-    var user: User
+    /// The user's position in the list the directory is made from (before `hideFields`).
+    var source: Int
     var sortKey: [UInt8]
     /// The readable part of the slug (`Slug.namePart` of the display name).
     var slugName: String
@@ -183,17 +193,18 @@ struct PreparedPerson: Sendable {
     /// index makes them.
     var searchTokens: [UInt32]?
 
-    /// The preparation of `user` (after hiding) that any build does.
-    init(_ user: User, folds: inout FoldCache) {
-        self.user = user
+    /// The preparation of `user` (after hiding), found at `source`, that any build does.
+    init(source: Int, user: User, folds: inout FoldCache) {
+        self.source = source
         sortKey = SitePerson.sortKey(for: user, folds: &folds)
         slugName = Slug.namePart(user.displayName)
         departmentKey = user.department.map { folds.base($0) }
     }
 
-    /// `user` with what a first build worked out for them while it fetched (and the ordinary slug it used).
-    init(_ user: User, early: EarlyPreparation, ordinarySlug: String) {
-        self.user = user
+    /// The user at `source` with what a first build worked out for them while it fetched (and the ordinary slug
+    /// it used).
+    init(source: Int, early: EarlyPreparation, ordinarySlug: String) {
+        self.source = source
         self.ordinarySlug = ordinarySlug
         sortKey = early.sortKey
         slugName = early.slugName

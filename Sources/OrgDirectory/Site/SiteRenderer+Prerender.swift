@@ -15,13 +15,16 @@ public struct PrerenderedPeople: Sendable {
     struct Person: Sendable {
         let slug: String
         let fingerprint: RenderFingerprint
-        var early: EarlyPreparation
+        /// Nil once the directory is past `prerenderLimit` (see `dropPreparations`).
+        var early: EarlyPreparation?
     }
 
     /// By Graph id.
     var byID: [String: Person] = [:]
     /// Numbers the search tokens in `early`.
     var tokenTable = SearchTokenTable()
+    /// Whether the people's `early` preparations are kept.
+    private(set) var keepsPreparations = true
 
     /// People whose pages were written.
     public var count: Int { byID.count }
@@ -40,9 +43,23 @@ extension PrerenderedPeople {
     /// Takes in what a prerender task wrote.
     mutating func add(_ written: [Written]) {
         for var entry in written {
-            entry.person.early.searchTokens = tokenTable.pack(entry.tokens)
+            if keepsPreparations {
+                entry.person.early?.searchTokens = tokenTable.pack(entry.tokens)
+            } else {
+                entry.person.early = nil
+            }
             byID[entry.id] = entry.person
         }
+    }
+
+    /// Forgets every `early` preparation (and takes no more): a directory past `SiteRenderer.prerenderLimit` is
+    /// large enough that their memory (about 700 bytes a person) matters more than the time they save at the end;
+    /// a million-person build went past 2 GiB with them.
+    mutating func dropPreparations() {
+        guard keepsPreparations else { return }
+        keepsPreparations = false
+        tokenTable = SearchTokenTable()
+        for id in byID.keys { byID[id]?.early = nil }
     }
 }
 
@@ -91,6 +108,7 @@ extension SiteRenderer {
                 var accepted = 0
                 for await batch in batches {
                     let people = batch.prefix(max(0, Self.prerenderLimit - accepted))
+                    if people.count < batch.count { result.dropPreparations() }
                     guard !people.isEmpty else { continue }  // past the limit: keep draining, render nothing
                     accepted += people.count
                     if running >= workers, let done = try await group.next() {
@@ -124,7 +142,7 @@ extension SiteRenderJob {
         var tokenCache: [String: [String]] = [:]
         for user in users {
             let visible = user.hiding(options.hideFields)
-            let prepared = PreparedPerson(visible, folds: &folds)
+            let prepared = PreparedPerson(source: 0, user: visible, folds: &folds)
             let phones = SitePerson.phones(of: visible)
             let person = SitePerson(
                 user: visible, index: 0, slug: Slug.ordinary(namePart: prepared.slugName, id: visible.id), letter: "",

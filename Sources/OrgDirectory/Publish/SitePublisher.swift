@@ -64,7 +64,7 @@ public struct SitePublisher: Sendable {
         }
         if orgdir_exchange_paths(staging.root.path, output.path) == 0 {
             // The staging path now holds the old site.
-            try? fileManager.removeItem(at: staging.root)
+            TreeRemoval.remove(staging.root.path)
             return
         }
         // No atomic exchange here (EINVAL/ENOSYS on some filesystems): move the old site aside, then rename.
@@ -78,12 +78,12 @@ public struct SitePublisher: Sendable {
             _ = rename(aside.path, output.path)
             throw .swapFailed(path: output.path, reason: reason)
         }
-        try? fileManager.removeItem(at: aside)
+        TreeRemoval.remove(aside.path)
     }
 
     /// Removes a staging folder after a failed run.
     public func discard(_ staging: StagingDirectory) {
-        try? FileManager.default.removeItem(at: staging.root)
+        TreeRemoval.remove(staging.root.path)
     }
 
     /// Staging folders left by runs that crashed (their process is gone) are deleted.
@@ -95,7 +95,7 @@ public struct SitePublisher: Sendable {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
             guard let pid = Int32(pidText), pid != getpid() else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+                TreeRemoval.remove(parent.appendingPathComponent(name).path)
             }
         }
     }

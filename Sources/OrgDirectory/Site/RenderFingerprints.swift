@@ -29,7 +29,7 @@ public struct RenderFingerprints: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(byID.count * 72 + 128)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        for (id, fingerprint) in byID.sorted(by: { $0.key < $1.key }) where Self.isStorable(id) {
+        for (id, fingerprint) in Self.inIDOrder(byID) {
             fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: id.utf8)
@@ -59,6 +59,27 @@ public struct RenderFingerprints: Sendable, Equatable {
     }
 
     private static func isStorable(_ id: String) -> Bool {
-        !id.isEmpty && !id.utf8.contains(UInt8(ascii: "\n")) && !id.utf8.contains(UInt8(ascii: "\r"))
+        !id.isEmpty && !id.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+    }
+
+    /// The storable entries in the byte order of their ids: sorted by each id's first eight bytes as a number,
+    /// whole ids compared only where those are equal (comparing the strings was most of writing the file).
+    private static func inIDOrder(_ byID: [String: RenderFingerprint]) -> [(String, RenderFingerprint)] {
+        let entries = byID.filter { isStorable($0.key) }.map { ($0.key, $0.value) }
+        let prefixes = entries.map { id, _ in
+            var prefix: UInt64 = 0
+            var count = 0
+            for byte in id.utf8.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                count += 1
+            }
+            return count == 8 ? prefix : prefix << UInt64(8 * (8 - count))
+        }
+        let order = entries.indices.sorted { left, right in
+            prefixes[left] != prefixes[right]
+                ? prefixes[left] < prefixes[right]
+                : entries[left].0.utf8.lexicographicallyPrecedes(entries[right].0.utf8)
+        }
+        return order.map { entries[$0] }
     }
 }

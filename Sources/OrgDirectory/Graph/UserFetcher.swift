@@ -156,14 +156,13 @@ public struct UserFetcher: Sendable {
 private struct PageChain {
     private var pages: AsyncStream<UserFetcher.PageInFlight>.Iterator
     private let credits: FetchCredits
-    private let task: Task<Void, Never>
 
     init(from url: URL, window: Int, fetcher: UserFetcher) {
         let (pages, continuation) = AsyncStream.makeStream(of: UserFetcher.PageInFlight.self)
         let credits = FetchCredits(window)
         self.pages = pages.makeAsyncIterator()
         self.credits = credits
-        task = Task(executorPreference: UserFetcher.requestExecutor) {
+        Task(executorPreference: UserFetcher.requestExecutor) {
             var next: URL? = url
             while let current = next, await credits.take() {
                 let fetched = await fetcher.fetchAhead(current)
@@ -181,9 +180,12 @@ private struct PageChain {
         return page
     }
 
-    /// Stops the requests; pages already fetched are dropped.
+    /// Stops the chain: no request starts after this, and pages already fetched are dropped. A request in flight
+    /// is left to finish rather than cancelled: cancelling a task inside `URLSession.data(for:)` while its response
+    /// is being delivered deadlocks FoundationNetworking on Linux (the cancellation handler, run under the task's
+    /// status lock, waits for the session's queue, which waits for that lock to resume the request). A sandbox
+    /// answering in 2 ms instead of 44 made that race common enough to hang a test.
     func cancel() {
-        task.cancel()
         credits.close()
     }
 }

@@ -4,6 +4,8 @@
 # before a full `make bench`.
 #
 #   Benchmarks/ab.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=3] [PEOPLE=100000]
+#   AB_LATENCY_MS=100 Benchmarks/ab.sh OLD NEW   # the same with that latency on every users page (whole builds
+#                                                 # against a slow Graph, as the latency rows of `make bench`)
 #
 # Needs a release graph-sandbox in .build-bench/release (`make bench` or
 # `swift build -c release --scratch-path .build-bench --product graph-sandbox`).
@@ -15,6 +17,11 @@ rm -rf "$dir"; mkdir -p "$dir"
 # shellcheck source=Benchmarks/sandbox.sh
 source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
+if [ -n "${AB_LATENCY_MS:-}" ]; then
+  curl -sf -X POST -H 'Content-Type: application/json' \
+    -d "{\"rules\": [{\"fault\": \"latency\", \"milliseconds\": $AB_LATENCY_MS, \"on\": \"users\"}]}" \
+    "$base/_sandbox/faults" > /dev/null
+fi
 "$first" build --config "$dir/settings.plist" > /dev/null 2>&1  # warm-up, untimed
 for _ in $(seq 1 "$rounds"); do
   for side in A B; do

@@ -115,10 +115,7 @@ public struct BuildPipeline: Sendable {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
         }
-        if let leftover = early.take() {
-            // A first build's prerender records (100,000 people: about 70 ms to free) are freed on another thread.
-            Task.detached(priority: .background) { withExtendedLifetime(leftover) {} }
-        }
+        if let leftover = early.take() { BackgroundRelease.drop(leftover) }
 
         let snapshotURL: URL
         do {

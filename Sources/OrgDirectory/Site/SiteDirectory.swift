@@ -196,9 +196,17 @@ struct PreparedPerson: Sendable {
     /// The preparation of `user` (after hiding), found at `source`, that any build does.
     init(source: Int, user: User, folds: inout FoldCache) {
         self.source = source
-        sortKey = SitePerson.sortKey(for: user, folds: &folds)
-        slugName = Slug.namePart(user.displayName)
-        departmentKey = user.department.map { folds.base($0) }
+        (sortKey, slugName, departmentKey) = Self.keys(of: user, folds: &folds)
+    }
+
+    /// The sort key, slug part and folded department of `user`, as every preparation (early or not) makes them.
+    static func keys(of user: User, folds: inout FoldCache) -> (
+        sortKey: [UInt8], slugName: String, departmentKey: String?
+    ) {
+        (
+            SitePerson.sortKey(for: user, folds: &folds), Slug.namePart(user.displayName),
+            user.department.map { folds.base($0) }
+        )
     }
 
     /// The user at `source` with what a first build worked out for them while it fetched (and the ordinary slug

@@ -76,6 +76,14 @@ struct EarlyPreparation: Sendable {
     /// Numbered in `PrerenderedPeople.tokenTable`.
     var searchTokens: [UInt32]
 
+    /// What `user` (after hiding) contributes; the search tokens are numbered later, by `PrerenderedPeople.add`.
+    init(_ user: User, folds: inout FoldCache) {
+        recordHash = Self.recordHash(of: user)
+        (sortKey, slugName, departmentKey) = PreparedPerson.keys(of: user, folds: &folds)
+        phones = SitePerson.phones(of: user)
+        searchTokens = []
+    }
+
     /// A hash of everything in `user` but the manager: the fetch fills in managers' names after the people
     /// arrived, and nothing prepared early depends on the manager.
     static func recordHash(of user: User) -> Int {
@@ -142,21 +150,17 @@ extension SiteRenderJob {
         var tokenCache: [String: [String]] = [:]
         for user in users {
             let visible = user.hiding(options.hideFields)
-            let prepared = PreparedPerson(source: 0, user: visible, folds: &folds)
-            let phones = SitePerson.phones(of: visible)
+            let early = EarlyPreparation(visible, folds: &folds)
             let person = SitePerson(
-                user: visible, index: 0, slug: Slug.ordinary(namePart: prepared.slugName, id: visible.id), letter: "",
+                user: visible, index: 0, slug: Slug.ordinary(namePart: early.slugName, id: visible.id), letter: "",
                 departmentFile: visible.department.flatMap { name in
-                    prepared.departmentKey.map { SiteDirectory.departmentFile(name: name, key: $0) }
-                }, phones: phones)
+                    early.departmentKey.map { SiteDirectory.departmentFile(name: name, key: $0) }
+                }, phones: early.phones)
             let links = PersonLinks.assumed(for: visible)
             input.reset()
             addFingerprintInput(of: person, links: links, site: site, to: &input)
             try renderPerson(person, links: links, to: output, paths: &paths)
             paths.removeAll(keepingCapacity: true)
-            let early = EarlyPreparation(
-                recordHash: EarlyPreparation.recordHash(of: visible), sortKey: prepared.sortKey,
-                slugName: prepared.slugName, departmentKey: prepared.departmentKey, phones: phones, searchTokens: [])
             written.append(
                 PrerenderedPeople.Written(
                     id: user.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early),

@@ -141,10 +141,7 @@ public struct SiteRenderer: Sendable {
                 output: output,
                 byID: Dictionary(people.fingerprints.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { $1 }))
         }
-        // Freeing the directory (every person, their phone links, the lookups: 0.2 s at 100,000 people) is left
-        // to another thread, so the build goes on to publish meanwhile; this function's own references go as it
-        // returns, before that task runs.
-        Task.detached(priority: .background) { [job, directory] in withExtendedLifetime((job, directory)) {} }
+        BackgroundRelease.drop((job, directory))
         return report
     }
 }

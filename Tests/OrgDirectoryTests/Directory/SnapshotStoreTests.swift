@@ -41,6 +41,29 @@ struct SnapshotStoreTests {
         #expect(try Data(contentsOf: first) == before)
     }
 
+    @Test(
+        "a snapshot prepared while the site renders is not the latest until committed, and discarding it leaves nothing"
+    )
+    func preparedSnapshot() throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(folder: folder.url, keep: 1)
+        let first = SnapshotFixtures.snapshot(SnapshotFixtures.people(3), at: Self.march4)
+        try store.save(first)
+        let second = SnapshotFixtures.snapshot(SnapshotFixtures.people(2), at: Self.march4 + Self.day)
+
+        let discarded = try store.prepareSave(second)
+        #expect(try store.latest() == first)
+        #expect(folder.names().count == 2)  // the complete temporary file beside the snapshot
+        discarded.discard()
+        #expect(folder.names() == ["2026-03-04T02-00-00Z.json"])
+        #expect(try store.latest() == first)
+
+        let committed = try store.prepareSave(second).commit()
+        #expect(committed.lastPathComponent == "2026-03-05T02-00-00Z.json")
+        #expect(try store.latest() == second)
+        #expect(folder.names() == ["2026-03-05T02-00-00Z.json"])  // retention ran on commit
+    }
+
     @Test("a folder that cannot be created is a clear error")
     func folderUnavailable() throws {
         let folder = try SnapshotTestFolder()

@@ -4,6 +4,7 @@
 # stamps masked. Prints the files that differ (none is the answer a pure optimisation must give).
 #
 #   Benchmarks/compare-sites.sh OLD_ORGDIR NEW_ORGDIR [PEOPLE=5000]
+#   COMPARE_NIGHTLIES=3 Benchmarks/compare-sites.sh OLD NEW   # then three nightly rebuilds each, 1% changed
 #
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
@@ -20,19 +21,32 @@ for side in A B; do
   sed "s#$dir/Output#$dir/Out$side#; s#$dir/State#$dir/State$side#" "$dir/settings.plist" > "$dir/$side.plist"
   "$exe" build --config "$dir/$side.plist" > /dev/null
 done
+# Nightly rounds on top (COMPARE_NIGHTLIES=N): 1% of the people changed, then both build again on their own
+# output and state, so what a run carries over from the one before (or from the site before that) is compared too.
+for round in $(seq 1 "${COMPARE_NIGHTLIES:-0}"); do
+  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $((500 + round))}" \
+    "$base/_sandbox/changes" > /dev/null
+  "$first" build --config "$dir/A.plist" > /dev/null
+  "$second" build --config "$dir/B.plist" > /dev/null
+done
 python3 - "$dir/OutA" "$dir/OutB" <<'PY'
-import os, re, sys
+import collections, os, re, sys
 a, b = sys.argv[1], sys.argv[2]
-stamp = re.compile(rb"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ| \d\d:\d\d UTC)")
+# Stamps, and the names of nights (snapshot times: the two sides' runs are seconds apart).
+stamp = re.compile(rb"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ| \d\d:\d\d UTC|T\d\d-\d\d-\d\dZ(-\d+)?)|urn:uuid:[0-9a-f-]+")
+night = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(-\d+)?")
 def files(root):
-    return {os.path.relpath(os.path.join(d, f), root) for d, _, names in os.walk(root) for f in names}
+    found = collections.defaultdict(list)
+    for d, _, names in os.walk(root):
+        for f in names:
+            path = os.path.relpath(os.path.join(d, f), root)
+            found[night.sub("X", path)].append(stamp.sub(b"X", open(os.path.join(root, path), "rb").read()))
+    return {path: sorted(contents) for path, contents in found.items()}
 left, right = files(a), files(b)
-differ = sorted(p for p in left & right
-                if stamp.sub(b"X", open(os.path.join(a, p), "rb").read())
-                != stamp.sub(b"X", open(os.path.join(b, p), "rb").read()))
-for path in sorted(left ^ right): print("only in one:", path)
+differ = sorted(p for p in left.keys() & right.keys() if left[p] != right[p])
+for path in sorted(left.keys() ^ right.keys()): print("only in one:", path)
 for path in differ: print("differs:", path)
-print(f"{len(differ) + len(left ^ right)} of {len(left | right)} files differ")
-sys.exit(1 if differ or left ^ right else 0)
+print(f"{len(differ) + len(left.keys() ^ right.keys())} of {len(left.keys() | right.keys())} files differ")
+sys.exit(1 if differ or left.keys() ^ right.keys() else 0)
 PY
-rm -rf "$dir"
+[ -n "${COMPARE_KEEP:-}" ] || rm -rf "$dir"

@@ -13,6 +13,11 @@ import sys
 
 # Label -> a substring of a frame name on the stack.
 STAGES = {
+    "snapshot load": "SnapshotStore.latest",
+    "sync": "DirectorySync.run",
+    "  delta merge": "DeltaMerge",
+    "  manager names": "namingManagers",
+    "diff": "DirectoryDiff.between",
     "rules": "LocalRules",
     "prepare": "SiteDirectory.prepare",
     "directory": "SiteDirectory.init(prepared",
@@ -31,6 +36,8 @@ STAGES = {
     "snapshot": "SnapshotUserCodec",
     "fingerprint file": "RenderFingerprints.encoded",
     "old tree removal": "TreeRemoval",
+    "stale sweep": "removeStale",
+    "snapshot write": "SnapshotStore.prepareSave",
 }
 
 

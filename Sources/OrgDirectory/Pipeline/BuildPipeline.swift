@@ -259,9 +259,11 @@ public struct BuildPipeline: Sendable {
         Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot) }
     }
 
-    private func makeStaging(_ publisher: SitePublisher) throws(BuildError) -> StagingDirectory {
+    private func makeStaging(
+        _ publisher: SitePublisher, recyclingSpare: Bool = false
+    ) throws(BuildError) -> StagingDirectory {
         do {
-            return try publisher.makeStaging()
+            return try publisher.makeStaging(recyclingSpare: recyclingSpare)
         } catch {
             throw .publish(error)
         }
@@ -278,27 +280,38 @@ public struct BuildPipeline: Sendable {
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: publisher.output)
         let staging: StagingDirectory
+        let published: RenderFingerprints?
+        var spare: RenderFingerprints?
         if let early {
             staging = early.staging
+            published = staging.previous == nil ? nil : fingerprintStore.load()
         } else {
-            staging = try makeStaging(publisher)
+            published = fingerprintStore.load()
+            // The spare is worth updating only when both its files and the published ones are known.
+            spare = published == nil ? nil : fingerprintStore.takeSpare()
+            staging = try makeStaging(publisher, recyclingSpare: spare != nil)
+            if !staging.isRecycled { spare = nil }
         }
         let report: SiteReport
         do {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
-                reusing: staging.previous == nil ? nil : fingerprintStore.load(), listingPaths: false,
+                reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
                 prerendered: early?.people, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
         }
         clock.lap("render into staging")
-        // From here until the new fingerprints are saved, the stored ones may not match the published site.
-        fingerprintStore.clear()
+        // From here until the new fingerprints are saved, the stored ones may not match the published site; the
+        // published site's become the spare's, as the site itself is about to.
+        fingerprintStore.retirePublished()
         do {
-            try publisher.publish(staging, generatedAt: generatedAt)
+            // Keeping the replaced site is only worth it when its fingerprints are known.
+            let kept = try publisher.publish(staging, generatedAt: generatedAt, keepingSpare: published != nil)
+            if !kept { fingerprintStore.clearSpare() }
         } catch {
+            fingerprintStore.clearSpare()
             publisher.discard(staging)
             throw .publish(error)
         }

@@ -1,18 +1,42 @@
 import Foundation
 
 /// Reads and writes `render-fingerprints.txt` in the state folder: the per-person render fingerprints of the
-/// run that published the current site.
+/// run that published the current site; and `render-fingerprints-spare.txt`, those of the site that run
+/// replaced, kept beside the output as the publisher's spare.
 ///
-/// The file is removed before a new site is swapped in and written again after, so it never describes a site
-/// other than the published one: a run that dies in between leaves no file, and the next run renders everyone.
+/// The published file is moved to the spare's name before a new site is swapped in (the site it describes
+/// becomes the spare), and written again after, so it never describes a site other than the published one: a
+/// run that dies in between leaves no file, and the next run renders everyone. The spare's file is taken (read
+/// and deleted) before the spare is changed, for the same reason.
 public struct RenderFingerprintStore: Sendable {
     public let file: URL
+    /// The fingerprints of the publisher's spare folder.
+    public let spareFile: URL
     /// The published folder the fingerprints must describe.
     let output: String
 
     public init(stateDirectory: URL, output: URL) {
         file = stateDirectory.appendingPathComponent("render-fingerprints.txt")
+        spareFile = stateDirectory.appendingPathComponent("render-fingerprints-spare.txt")
         self.output = output.standardizedFileURL.path
+    }
+
+    /// The spare folder's fingerprints, deleted from the state folder as they are read: whoever takes them is
+    /// about to change the spare. They name the output folder, whose spare they describe.
+    public func takeSpare() -> RenderFingerprints? {
+        defer { try? FileManager.default.removeItem(at: spareFile) }
+        guard let data = try? Data(contentsOf: spareFile) else { return nil }
+        return RenderFingerprints.decode(Array(data), output: output)
+    }
+
+    /// Makes the published site's fingerprints the spare's (before the published site becomes the spare).
+    public func retirePublished() {
+        if rename(file.path, spareFile.path) != 0 { clear() }
+    }
+
+    /// Forgets the spare's fingerprints (the replaced site was not kept).
+    public func clearSpare() {
+        try? FileManager.default.removeItem(at: spareFile)
     }
 
     /// The stored fingerprints, or nil when there are none or they belong to another version or output folder.

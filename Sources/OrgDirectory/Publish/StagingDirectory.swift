@@ -12,20 +12,29 @@ import Synchronization
 /// A file whose bytes equal the published one is hard-linked instead of written, so an unchanged page keeps
 /// its modification time (web servers, rsync and caches see no change), and a rebuild with no directory change
 /// rewrites nothing. Safe to use from many tasks at once.
+///
+/// A *recycled* staging folder is the site published before the current one (the publisher's spare), updated in
+/// place: its files may be stale, so every write and carry-over replaces what is at the path (unlink, then
+/// create or link: never a truncation, since a file may be a hard link into the published site), files the
+/// caller knows to be current stay untouched (`keepInPlace`), and files the new site no longer has are swept
+/// away at the end (`removeStale`).
 public final class StagingDirectory: Sendable {
     /// Where the new site is being built.
     public let root: URL
     /// The site currently published, for comparisons; nil on a first run.
     let previous: URL?
-    private let state = Mutex(StagingState())
+    /// True when `root` started as an earlier site rather than empty (see the type's notes).
+    public let isRecycled: Bool
+    let state = Mutex(StagingState())
 
     /// `root` and `previous` as file-system paths, computed once for the many writes.
-    private let rootPath: String
-    private let previousPath: String?
+    let rootPath: String
+    let previousPath: String?
 
-    init(root: URL, previous: URL?) {
+    init(root: URL, previous: URL?, recycled: Bool = false) {
         self.root = root
         self.previous = previous
+        self.isRecycled = recycled && previous != nil
         self.rootPath = root.standardizedFileURL.path
         self.previousPath = previous?.standardizedFileURL.path
     }
@@ -56,20 +65,26 @@ public final class StagingDirectory: Sendable {
             let name = path + nameOffset
             guard let previous = handles.previous else { return false }
             return Self.contentEquals(folder: previous, name: name, bytes: bytes)
-                && linkat(previous, name, handles.staging, name, 0) == 0
+                && linkPublished(name, from: previous, to: handles.staging)
         }
         if unchanged {
             state.withLock { $0.unchanged += 1 }
             return
         }
-        // A file already at the path (a page written again after a prerender) may be a hard link into the
-        // published site: it is replaced, never truncated, so the published file cannot change through it.
+        // A file already at the path (a page written again after a prerender, or any page of a recycled folder)
+        // may be a hard link into the published site: it is replaced, never truncated, so the published file
+        // cannot change through it.
         var replaced = false
         let descriptor = relativePath.withCString { path in
             let name = path + nameOffset
             let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
             let first = openat(handles.staging, name, flags, 0o644)
             guard first < 0, errno == EEXIST else { return first }
+            if isRecycled {
+                // The earlier site's file: not counted, so replaced without touching the counts.
+                guard unlinkat(handles.staging, name, 0) == 0 || errno == ENOENT else { return -1 }
+                return openat(handles.staging, name, flags, 0o644)
+            }
             replaced = true
             return -1
         }
@@ -131,7 +146,7 @@ public final class StagingDirectory: Sendable {
             }
             let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
             let done = relativePath.withCString { path in
-                linkat(previous, path + nameOffset, handles.staging, path + nameOffset, 0) == 0
+                linkPublished(path + nameOffset, from: previous, to: handles.staging)
             }
             guard done else {
                 undo(linked)
@@ -163,9 +178,29 @@ public final class StagingDirectory: Sendable {
         case .failure(let error):
             throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(error.code)))
         }
+        // In a recycled folder the file may be the earlier site's, which was never counted.
+        if isRecycled { return }
         state.withLock { state in
             if linked { state.unchanged -= 1 } else { state.written -= 1 }
         }
+    }
+
+    /// Hard-links `name` of the published folder `previous` into the staging folder `staging`. A recycled folder's
+    /// own file at that name goes first (when it is not already that very file), since `linkat` never replaces.
+    private func linkPublished(_ name: UnsafePointer<CChar>, from previous: Int32, to staging: Int32) -> Bool {
+        if isRecycled {
+            var published = stat()
+            var present = stat()
+            if fstatat(staging, name, &present, AT_SYMLINK_NOFOLLOW) == 0 {
+                if fstatat(previous, name, &published, AT_SYMLINK_NOFOLLOW) == 0, published.st_ino == present.st_ino,
+                    published.st_dev == present.st_dev
+                {
+                    return true
+                }
+                guard unlinkat(staging, name, 0) == 0 else { return false }
+            }
+        }
+        return linkat(previous, name, staging, name, 0) == 0
     }
 
     /// Removes links `carryOver` made before one of its files failed.
@@ -207,12 +242,22 @@ public final class StagingDirectory: Sendable {
         return lastSlash.map { relativePath[..<$0] } ?? ""
     }
 
-    /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one.
+    /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one; a recycled
+    /// folder's own dotfiles are replaced by the published ones, or removed when the published site has none.
     func carryOverDotfiles(except skipped: Set<String>) {
         guard let previous,
             let names = try? FileManager.default.contentsOfDirectory(atPath: previous.path)
         else { return }
-        for name in names where name.hasPrefix(".") && !skipped.contains(name) {
+        let published = Set(names.filter { $0.hasPrefix(".") && !skipped.contains($0) })
+        if isRecycled, let present = try? FileManager.default.contentsOfDirectory(atPath: rootPath) {
+            for name in present where name.hasPrefix(".") && !skipped.contains(name) {
+                var info = stat()
+                let path = root.appendingPathComponent(name).path
+                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { continue }
+                unlink(path)
+            }
+        }
+        for name in published {
             let source = previous.appendingPathComponent(name).path
             var info = stat()
             guard lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
@@ -227,7 +272,7 @@ public final class StagingDirectory: Sendable {
 
     /// Open descriptors of `folder` in the staging tree (created when missing) and in the published site (nil
     /// when it has no such folder), opened once and kept until the staging folder goes away.
-    private func folderHandles(_ folder: Substring) throws(PublishError) -> FolderHandles {
+    func folderHandles(_ folder: Substring) throws(PublishError) -> FolderHandles {
         let key = String(folder)
         if let known = state.withLock({ $0.folders[key] }) { return known }
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
@@ -339,7 +384,7 @@ private struct Errno: Error {
 }
 
 /// Mutable bookkeeping behind the staging folder's lock.
-private struct StagingState {
+struct StagingState {
     var written = 0
     var unchanged = 0
     /// Folders created so far, by relative path ("" for the root).
@@ -347,7 +392,7 @@ private struct StagingState {
 }
 
 /// A folder of the new site and the same folder of the published one, open for `openat`/`linkat`.
-private struct FolderHandles {
+struct FolderHandles {
     let staging: Int32
     let previous: Int32?
 }

@@ -20,6 +20,15 @@ public protocol SiteOutput: Sendable {
     /// Removes a file written earlier in the same render (a page prerendered on links that turned out wrong);
     /// a missing file is not an error.
     func remove(_ relativePath: String) throws
+
+    /// Leaves the files at `relativePaths` as they already are in this output, true when that is possible: an
+    /// output that starts as an earlier copy of the site (a recycled staging folder) already holds the files of
+    /// people whose fingerprint matches that copy's.
+    func keepInPlace(_ relativePaths: [String]) -> Bool
+
+    /// Removes what an output that started as an earlier copy of the site holds beyond the paths `keep`
+    /// accepts; called once every file of the render is written.
+    func removeStale(keeping keep: (String) -> Bool) throws
 }
 
 /// Produces a file in pieces: calls `emit` with each piece, in order.
@@ -35,6 +44,12 @@ extension SiteOutput {
 
     /// Outputs without a published site to take files from render everything.
     public func carryOver(_ relativePaths: [String]) -> Bool { false }
+
+    /// Outputs that start empty hold nothing to keep.
+    public func keepInPlace(_ relativePaths: [String]) -> Bool { false }
+
+    /// Outputs that start empty hold nothing stale.
+    public func removeStale(keeping keep: (String) -> Bool) throws {}
 }
 
 /// The pieces of one file, gathered (the producer's `emit` is escaping, so it cannot capture a local `var`).

@@ -13,10 +13,11 @@ extension SiteRenderJob {
 
     /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`, keeping the files prerendered for
     /// everyone whose fingerprint equals the one in `prerendered`, and reusing the published files of everyone
-    /// whose fingerprint equals the one in `previous` when `output` can carry them over.
+    /// whose fingerprint equals the one in `previous`: left where they are when `output` already holds them
+    /// (its own fingerprint in `inPlace` matches too), else carried over when `output` can.
     func renderPeople(
-        _ range: Range<Int>, reusing previous: RenderFingerprints?, prerendered: PrerenderedPeople? = nil,
-        site: [UInt8], to output: some SiteOutput
+        _ range: Range<Int>, reusing previous: RenderFingerprints?, inPlace: RenderFingerprints? = nil,
+        prerendered: PrerenderedPeople? = nil, site: [UInt8], to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk()
         chunk.paths.reserveCapacity(range.count * 3)
@@ -40,7 +41,8 @@ extension SiteRenderJob {
             }
             if let previous, previous.fingerprint(of: person.user.id) == fingerprint {
                 let files = Self.personFiles(slug: person.slug)
-                if output.carryOver(files) {
+                let kept = inPlace?.fingerprint(of: person.user.id) == fingerprint && output.keepInPlace(files)
+                if kept || output.carryOver(files) {
                     chunk.paths += files
                     chunk.reused += 1
                     continue
@@ -56,6 +58,16 @@ extension SiteRenderJob {
     static func personFiles(slug: String) -> [String] {
         let base = "people/\(slug)"
         return [base + ".md", base + ".html", base + ".vcf"]
+    }
+
+    /// True when `path` is one of the person files (`personFiles`) of a slug in `slugs`.
+    static func isPersonFile(_ path: String, slugs: Set<Substring>) -> Bool {
+        guard path.hasPrefix("people/") else { return false }
+        let name = path.dropFirst("people/".count)
+        for suffix in [".md", ".html", ".vcf"] where name.hasSuffix(suffix) {
+            return slugs.contains(name.dropLast(suffix.count))
+        }
+        return false
     }
 
     /// Removes the prerendered files of people who are not in the final directory (the rules or the manager

@@ -164,6 +164,44 @@ struct SiteRenderJob: Sendable {
         return (paths, paths.count - 1)
     }
 
+    /// The search files apart from the manifest, in three parts that can be made at the same time.
+    enum SearchPart: Sendable, CaseIterable {
+        case tokens, phones, records
+    }
+
+    /// What one `SearchPart` wrote, and what it adds to the manifest.
+    struct SearchPiece: Sendable {
+        var paths: [String] = []
+        var leaves: [String] = []
+        var digits: [(key: String, value: Int)] = []
+    }
+
+    /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
+    /// from the pieces (`renderSearchManifest`). Why parts: on a nightly run the search index is the longest
+    /// single task, and the token shards alone are most of it.
+    func renderSearch(_ part: SearchPart, to output: some SiteOutput) throws(SiteError) -> SearchPiece {
+        var piece = SearchPiece()
+        let builder = SearchIndexBuilder()
+        let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
+            try write(file.text, file.path, output, &piece.paths)
+        }
+        switch part {
+        case .tokens: piece.leaves = try builder.tokenShards(for: directory, emit: emit)
+        case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
+        case .records: try builder.recordChunks(for: directory, emit: emit)
+        }
+        return piece
+    }
+
+    /// `search/manifest.js` for the pieces of every `SearchPart`.
+    func renderSearchManifest(_ pieces: [SearchPiece], to output: some SiteOutput) throws(SiteError) -> [String] {
+        let manifest = SearchIndexBuilder().manifest(
+            people: directory.people.count, leaves: pieces.flatMap(\.leaves), digits: pieces.flatMap(\.digits))
+        var paths: [String] = []
+        try write(manifest.text, manifest.path, output, &paths)
+        return paths
+    }
+
     /// The exports switched on in the options.
     func renderExports(to output: some SiteOutput) throws(SiteError) -> [String] {
         var paths: [String] = []

@@ -36,12 +36,16 @@ public struct SiteRenderer: Sendable {
     ///
     /// With `fingerprintsFor` (the published folder's path) every person's render fingerprint is returned in the
     /// report, and people whose fingerprint equals the one in `previous` (kept by the run that published that
-    /// folder) are carried over from it by `output` instead of being rendered. `listingPaths: false` leaves the
-    /// report's `paths` empty (the count stays), which a million-person build cannot afford to hold.
+    /// folder) are carried over from it by `output` instead of being rendered. `inPlace` are the fingerprints of
+    /// the earlier site `output` starts as (a recycled staging folder): people whose fingerprint matches it too
+    /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
+    /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
+    /// cannot afford to hold.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
-        listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil, to output: some SiteOutput
+        inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
+        to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
         let job = SiteRenderJob(
@@ -51,12 +55,16 @@ public struct SiteRenderer: Sendable {
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
         let previous = previous.flatMap { $0.output == published ? $0 : nil }
+        let inPlace = inPlace.flatMap { $0.output == published ? $0 : nil }
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
         var fileCount = 0
         var shards = 0
         var people = SiteRenderJob.PeopleChunk()
+        // Files other than person pages, for sweeping a recycled output.
+        var otherPaths: Set<String> = []
+        var searchPieces: [SiteRenderJob.SearchPiece] = []
         do {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -67,13 +75,15 @@ public struct SiteRenderer: Sendable {
                 // on a nightly run, with few people to render, that chain is what the run waits for.
                 var pending: [@Sendable () throws -> RenderPart]
                 if directory.people.count <= Self.concurrentIndexLimit {
-                    pending = [
-                        {
-                            let search = try job.renderSearch(to: output)
-                            return RenderPart(search.paths, shards: search.shards)
-                        },
-                        { RenderPart(try job.renderExports(to: output)) },
-                    ]
+                    // The token shards first: the longest task of a nightly run.
+                    let search = { (part: SiteRenderJob.SearchPart) in
+                        { @Sendable () throws -> RenderPart in
+                            let piece = try job.renderSearch(part, to: output)
+                            return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
+                        }
+                    }
+                    pending = [search(.tokens), { RenderPart(try job.renderExports(to: output)) }]
+                    pending += [search(.phones), search(.records)]
                 } else {
                     pending = [
                         {
@@ -94,7 +104,8 @@ public struct SiteRenderer: Sendable {
                     if let site {
                         pending.append {
                             let chunk = try job.renderPeople(
-                                range, reusing: previous, prerendered: prerendered, site: site, to: output)
+                                range, reusing: previous, inPlace: inPlace, prerendered: prerendered, site: site,
+                                to: output)
                             return RenderPart(chunk.paths, people: chunk)
                         }
                     } else {
@@ -105,7 +116,9 @@ public struct SiteRenderer: Sendable {
                 func collect(_ done: RenderPart) {
                     fileCount += done.paths.count
                     if listingPaths { paths += done.paths }
+                    if inPlace != nil && done.people == nil { otherPaths.formUnion(done.paths) }
                     shards += done.shards
+                    if let piece = done.search { searchPieces.append(piece) }
                     if let chunk = done.people {
                         people.fingerprints += chunk.fingerprints
                         people.rendered += chunk.rendered
@@ -123,6 +136,13 @@ public struct SiteRenderer: Sendable {
                     running += 1
                 }
                 for try await done in group { collect(done) }
+                if !searchPieces.isEmpty { collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output))) }
+            }
+            if inPlace != nil {
+                let slugs = Set(directory.people.map { Substring($0.slug) })
+                try output.removeStale { path in
+                    otherPaths.contains(path) || SiteRenderJob.isPersonFile(path, slugs: slugs)
+                }
             }
         } catch let error as SiteError {
             throw error
@@ -152,10 +172,16 @@ private struct RenderPart: Sendable {
     var paths: [String]
     var shards = 0
     var people: SiteRenderJob.PeopleChunk?
+    /// A part of the search files, for the manifest written once all are done.
+    var search: SiteRenderJob.SearchPiece?
 
-    init(_ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil) {
+    init(
+        _ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
+        search: SiteRenderJob.SearchPiece? = nil
+    ) {
         self.paths = paths
         self.shards = shards
         self.people = people
+        self.search = search
     }
 }

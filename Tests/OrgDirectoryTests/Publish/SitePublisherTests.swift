@@ -204,3 +204,138 @@ struct LocalRulesTests {
         #expect(!User(id: "y", userPrincipalName: "prince@c.com", displayName: "Prince", accountEnabled: true).isLikelyResource)
     }
 }
+
+/// The spare: the site a publish replaced, kept beside the output and updated in place into a later site.
+@Suite("Publishing into the recycled spare")
+struct SpareRecyclingTests {
+    /// Publishes `files` (path → text) through a staging folder that recycles the spare when asked.
+    static func publish(
+        _ files: [String: String], with publisher: SitePublisher, recycling: Bool = false, keepingSpare: Bool = true
+    ) throws -> StagingDirectory {
+        let staging = try publisher.makeStaging(recyclingSpare: recycling)
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) { try staging.write(Array(text.utf8), to: path) }
+        try staging.removeStale { files[$0] != nil }
+        try publisher.publish(staging, generatedAt: Date(), keepingSpare: keepingSpare)
+        return staging
+    }
+
+    static func text(_ output: URL, _ path: String) throws -> String {
+        try String(contentsOf: output.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    static func inode(_ url: URL) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+    }
+
+    @Test("the replaced site becomes the spare, and the next staging folder starts as it")
+    func spareKeptAndRecycled() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["index.html": "one"], with: publisher)
+        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path), "a first publish replaces nothing")
+        _ = try Self.publish(["index.html": "two"], with: publisher)
+        #expect(try Self.text(publisher.spare, "index.html") == "one")
+        let staging = try Self.publish(["index.html": "three"], with: publisher, recycling: true)
+        #expect(staging.isRecycled)
+        #expect(try Self.text(publisher.output, "index.html") == "three")
+        #expect(try Self.text(publisher.spare, "index.html") == "two")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(names == [".Output.spare", "Output"], "no staging folder is left behind")
+    }
+
+    @Test("writing into the spare never changes a published file it shares through a hard link")
+    func sharedFilesReplaced() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["a.html": "same", "b.html": "same"], with: publisher)
+        _ = try Self.publish(["a.html": "same", "b.html": "same"], with: publisher)
+        let published = publisher.output.appendingPathComponent("a.html")
+        #expect(try Self.inode(published) == Self.inode(publisher.spare.appendingPathComponent("a.html")))
+        let staging = try publisher.makeStaging(recyclingSpare: true)
+        try staging.write(Array("new".utf8), to: "a.html")
+        #expect(staging.carryOver(["b.html"]), "carrying over a file the spare already shares is fine")
+        #expect(try Self.text(publisher.output, "a.html") == "same")
+        try publisher.publish(staging, generatedAt: Date(), keepingSpare: true)
+        #expect(try Self.text(publisher.output, "a.html") == "new")
+        #expect(try Self.text(publisher.spare, "a.html") == "same")
+        #expect(staging.counts.written == 1)
+    }
+
+    @Test("a file equal to the published one becomes a link to it, so it keeps its modification time")
+    func equalFileLinked() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["a.html": "old"], with: publisher)
+        _ = try Self.publish(["a.html": "new"], with: publisher)
+        let before = try Self.inode(publisher.output.appendingPathComponent("a.html"))
+        let staging = try Self.publish(["a.html": "new"], with: publisher, recycling: true)
+        #expect(try Self.inode(publisher.output.appendingPathComponent("a.html")) == before)
+        #expect(staging.counts == (written: 0, unchanged: 1))
+    }
+
+    @Test("what the new site no longer has is swept from the spare; dotfiles follow the published site")
+    func staleFilesSwept() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["people/gone.html": "x", "old/deep/page.html": "x", "index.html": "1"], with: publisher)
+        try "deny".write(to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+        _ = try Self.publish(["index.html": "2"], with: publisher)
+        try FileManager.default.removeItem(at: publisher.output.appendingPathComponent(".htaccess"))
+        try "allow".write(to: publisher.output.appendingPathComponent(".well"), atomically: false, encoding: .utf8)
+        _ = try Self.publish(["index.html": "3", "people/new.html": "y"], with: publisher, recycling: true)
+        let files = try SiteRenderReuseTests.Nightly.files(in: publisher.output).keys.sorted()
+        #expect(files == [".orgdir-site", ".well", "index.html", "people/new.html"])
+    }
+
+    @Test("keeping files in place counts them, and only a recycled folder can")
+    func keepInPlace() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        let first = try publisher.makeStaging()
+        #expect(!first.keepInPlace(["a.html"]))
+        try first.write(Array("a".utf8), to: "a.html")
+        try publisher.publish(first, generatedAt: Date(), keepingSpare: true)
+        _ = try Self.publish(["a.html": "a"], with: publisher)
+        let staging = try publisher.makeStaging(recyclingSpare: true)
+        #expect(staging.keepInPlace(["a.html"]))
+        #expect(staging.counts == (written: 0, unchanged: 1))
+        publisher.discard(staging)
+        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path), "a discarded spare is gone")
+        #expect(try Self.text(publisher.output, "a.html") == "a")
+    }
+
+    @Test("without recycling, a spare left over is removed; a publish not keeping one removes the replaced site")
+    func spareDropped() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["a.html": "1"], with: publisher)
+        _ = try Self.publish(["a.html": "2"], with: publisher)
+        #expect(FileManager.default.fileExists(atPath: publisher.spare.path))
+        let staging = try publisher.makeStaging()
+        #expect(!staging.isRecycled)
+        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
+        try staging.write(Array("3".utf8), to: "a.html")
+        #expect(try !publisher.publish(staging, generatedAt: Date(), keepingSpare: false))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["Output"])
+    }
+
+    @Test("a folder at the spare's name that orgdir did not make is never recycled or removed")
+    func foreignSpare() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["a.html": "1"], with: publisher)
+        try FileManager.default.createDirectory(at: publisher.spare, withIntermediateDirectories: true)
+        try "mine".write(to: publisher.spare.appendingPathComponent("notes.txt"), atomically: false, encoding: .utf8)
+        let staging = try Self.publish(["a.html": "2"], with: publisher, recycling: true)
+        #expect(!staging.isRecycled)
+        #expect(try Self.text(publisher.spare, "notes.txt") == "mine")
+        #expect(try Self.text(publisher.output, "a.html") == "2")
+    }
+}

@@ -18,23 +18,30 @@ extension StagingDirectory {
         return true
     }
 
-    /// Removes every file and emptied folder of a recycled folder whose relative path `keep` rejects: the pages
-    /// of people who left, a department that is gone, an asset dropped from the templates. Top-level dotfiles
-    /// are left to `carryOverDotfiles`. Does nothing in a folder that was not recycled (it holds only this run's
-    /// files).
-    public func removeStale(keeping keep: (String) -> Bool) throws(PublishError) {
+    /// Removes every file and emptied folder of a recycled folder under `folder` ("" for all of it, the
+    /// folders in `skipped` aside) whose relative path `keep` rejects: the pages of people who left, a department
+    /// that is gone, an asset dropped from the templates. Top-level dotfiles are left to `carryOverDotfiles`.
+    /// Does nothing in a folder that was not recycled (it holds only this run's files).
+    public func removeStale(
+        in folder: String = "", skipping skipped: Set<String> = [], keeping keep: (String) -> Bool
+    ) throws(PublishError) {
         guard isRecycled else { return }
-        let top = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard top >= 0 else { throw .cannotWrite(path: rootPath, reason: String(cString: strerror(errno))) }
+        let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
+        let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if top < 0 && errno == ENOENT { return }
+        guard top >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
         defer { close(top) }
-        try sweep(top, prefix: "", keep: keep)
+        try sweep(top, prefix: folder.isEmpty ? "" : folder + "/", skipping: skipped, keep: keep)
     }
 
     /// Sweeps the open folder `folder` whose relative path, with a trailing slash, is `prefix`.
-    private func sweep(_ folder: Int32, prefix: String, keep: (String) -> Bool) throws(PublishError) {
+    private func sweep(
+        _ folder: Int32, prefix: String, skipping skipped: Set<String> = [], keep: (String) -> Bool
+    ) throws(PublishError) {
         for entry in Self.entries(of: folder) {
             if prefix.isEmpty && entry.name.hasPrefix(".") { continue }
             let path = prefix + entry.name
+            if skipped.contains(path) { continue }
             if entry.isFolder {
                 let child = openat(folder, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard child >= 0 else { throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError) }

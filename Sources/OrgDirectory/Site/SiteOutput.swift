@@ -26,9 +26,10 @@ public protocol SiteOutput: Sendable {
     /// people whose fingerprint matches that copy's.
     func keepInPlace(_ relativePaths: [String]) -> Bool
 
-    /// Removes what an output that started as an earlier copy of the site holds beyond the paths `keep`
-    /// accepts; called once every file of the render is written.
-    func removeStale(keeping keep: (String) -> Bool) throws
+    /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of
+    /// it, the folders in `skipped` aside) beyond the paths `keep` accepts; the paths of files this render writes
+    /// must all be accepted.
+    func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws
 }
 
 /// Produces a file in pieces: calls `emit` with each piece, in order.
@@ -49,7 +50,7 @@ extension SiteOutput {
     public func keepInPlace(_ relativePaths: [String]) -> Bool { false }
 
     /// Outputs that start empty hold nothing stale.
-    public func removeStale(keeping keep: (String) -> Bool) throws {}
+    public func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws {}
 }
 
 /// The pieces of one file, gathered (the producer's `emit` is escaping, so it cannot capture a local `var`).

@@ -92,6 +92,12 @@ public struct SiteRenderer: Sendable {
                         }
                     ]
                 }
+                if inPlace != nil {
+                    pending.append {
+                        try job.removeStalePeople(from: output)
+                        return RenderPart([])
+                    }
+                }
                 pending += [
                     { RenderPart(try job.renderBrowse(to: output)) },
                     { RenderPart(try job.renderDepartments(to: output) + (try job.renderIndex(to: output))) },
@@ -139,10 +145,7 @@ public struct SiteRenderer: Sendable {
                 if !searchPieces.isEmpty { collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output))) }
             }
             if inPlace != nil {
-                let slugs = Set(directory.people.map { Substring($0.slug) })
-                try output.removeStale { path in
-                    otherPaths.contains(path) || SiteRenderJob.isPersonFile(path, slugs: slugs)
-                }
+                try output.removeStale(in: "", skipping: ["people"]) { otherPaths.contains($0) }
             }
         } catch let error as SiteError {
             throw error

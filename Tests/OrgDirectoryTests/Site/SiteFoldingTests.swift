@@ -41,6 +41,23 @@ struct SiteFoldingTests {
         #expect(SearchFolding.indexTokens("👩‍👩‍👧 <script>") == ["script"])
     }
 
+    @Test(
+        "ASCII values are tokenized from their bytes exactly as the general folding does",
+        arguments: [
+            "Ada Lovelace", "O'Brien-Smith", "ada.lovelace42@contoso.com", "  Sales & Marketing (EMEA) ", "", "'",
+            "a'b'c d''e", "R2-D2 r2 D2", "UPPER lower MiXeD 0042", "tab\tnew\nline", "~!@#$%^&*()_+`{}|:<>?",
+            "John O'Neil O'Neil", "x",
+        ])
+    func asciiTokens(text: String) {
+        #expect(SearchFolding.asciiIndexTokens(text) == SearchFolding.generalIndexTokens(text))
+    }
+
+    @Test("values beyond ASCII take the general folding")
+    func nonASCIITokens() {
+        #expect(SearchFolding.asciiIndexTokens("Jürgen") == nil)
+        #expect(SearchFolding.indexTokens("Jürgen Müller") == ["juergen", "jurgen", "mueller", "muller"])
+    }
+
     @Test("query words join apostrophes and keep both variants")
     func queryWords() {
         let words = SearchFolding.queryWords("o'brien Jürgen")

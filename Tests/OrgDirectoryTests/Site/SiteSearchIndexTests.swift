@@ -77,6 +77,23 @@ struct SiteSearchIndexTests {
         }
     }
 
+    @Test("numbering tokens gives the postings indexing by token text gives, best match class kept per person")
+    func numberedPostingsEqualTextPostings() {
+        let users =
+            SiteFixtures.all + SiteBenchmarkDirectory.users(count: 2_000)
+            + [
+                // A token found in several fields of one person: the best class wins.
+                User(
+                    id: "dup", userPrincipalName: "sales@x.com", displayName: "Sales Sales", surname: "Sales",
+                    jobTitle: "Sales", department: "Sales")
+            ]
+        let directory = SiteDirectory(users: users, hiding: [])
+        let builder = SearchIndexBuilder()
+        let numbered = builder.tokenPostings(directory)
+        #expect(numbered.count > 1_000)
+        #expect(numbered == builder.postingsByToken(directory))
+    }
+
     @Test("at 100,000 people a first search downloads no more than 200 KB compressed")
     func downloadBudget() throws {
         let users = SiteBenchmarkDirectory.users(count: 100_000)

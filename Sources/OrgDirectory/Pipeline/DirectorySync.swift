@@ -133,7 +133,7 @@ struct DirectorySync: Sendable {
                     "delta sync is unavailable (\(error.errorDescription ?? "")); every run will be a full sync")
             }
         }
-        users = ManagerNames.fill(users)
+        ManagerNames.fill(&users)
         return Outcome(users: users, kind: .full, pages: result.pages, deltaLink: deltaLink, warnings: warnings)
     }
 
@@ -162,9 +162,7 @@ struct DirectorySync: Sendable {
             progress.fetched(pageProgress)
         }
         let (upserts, removals) = changes.finish()
-        var byId: [String: User] = [:]
-        byId.reserveCapacity(previous.people.count + upserts.count)
-        for user in previous.people { byId[user.id] = user }
+        var byId = PeopleByID(previous.people)
         for id in removals { byId[id] = nil }
         // Names the round itself carried, for everyone in it: a manager outside the published people (left
         // out by the filter below) who was renamed must not keep the name the previous snapshot recorded.
@@ -180,17 +178,15 @@ struct DirectorySync: Sendable {
                 byId[change.user.id] = nil
             }
         }
-        var users = Array(byId.values)
+        var users = byId.sortedByID()
         // Properties asked for only to run the filter locally are not part of what a full listing records.
         let filterOnly = filterOnlyProperties
         if !filterOnly.isEmpty {
-            users = users.map { user in
-                var copy = user
-                for name in filterOnly { copy.extra[name] = nil }
-                return copy
+            for index in users.indices {
+                for name in filterOnly { users[index].extra[name] = nil }
             }
         }
-        users = try await namingManagers(users, previous: previous, renamed: renamed, delta: delta)
+        try await namingManagers(&users, previous: previous, renamed: renamed, delta: delta)
         progress.say(
             "delta: \(upserts.count) changed or new, \(removals.count) removed, in \(round.pages) "
                 + "page\(round.pages == 1 ? "" : "s")" + (completed > 0 ? ", \(completed) read whole" : ""))
@@ -215,7 +211,7 @@ struct DirectorySync: Sendable {
     /// never had must arrive whole, so a record too thin to place them (no name, or no word on a property the
     /// filter needs) is completed with a read of that one user. Returns how many reads that took.
     private func place(
-        _ upserts: [DeltaChanges.Upsert], into byId: inout [String: User], delta: DeltaFetcher
+        _ upserts: [DeltaChanges.Upsert], into byId: inout PeopleByID, delta: DeltaFetcher
     ) async throws(GraphError) -> Int {
         let filter = parsedFilter
         let needed = filterOnlyProperties
@@ -248,8 +244,8 @@ struct DirectorySync: Sendable {
     /// an id. Managers outside the published people whose name no earlier snapshot had are read one by one
     /// (a handful a night). `renamed`: names this round's records carried, newer than any snapshot's.
     private func namingManagers(
-        _ users: [User], previous: Snapshot, renamed: [String: String], delta: DeltaFetcher
-    ) async throws(GraphError) -> [User] {
+        _ users: inout [User], previous: Snapshot, renamed: [String: String], delta: DeltaFetcher
+    ) async throws(GraphError) {
         var known: [String: String] = [:]
         for user in previous.people {
             if let manager = user.manager, let name = manager.displayName { known[manager.id] = name }
@@ -266,7 +262,7 @@ struct DirectorySync: Sendable {
                 known[id] = normalizer.clean(name)
             }
         }
-        return ManagerNames.fill(users, known: known)
+        ManagerNames.fill(&users, known: known)
     }
 }
 
@@ -364,15 +360,18 @@ final class DeltaChanges: Sendable {
 enum ManagerNames {
     /// `known`: names seen before (a delta run's previous snapshot), for managers outside `users` whose
     /// delta record carried only an id.
-    static func fill(_ users: [User], known: [String: String] = [:]) -> [User] {
+    /// In place: only the people whose manager's name changes are touched (a nightly run's hundred thousand
+    /// copies were a sizeable share of it).
+    static func fill(_ users: inout [User], known: [String: String] = [:]) {
         var names = known
         names.reserveCapacity(users.count + known.count)
         for user in users { names[user.id] = user.displayName }
-        return users.map { user in
-            guard let manager = user.manager else { return user }
-            var copy = user
-            copy.manager = ManagerReference(id: manager.id, displayName: names[manager.id] ?? manager.displayName)
-            return copy
+        for index in users.indices {
+            guard let manager = users[index].manager else { continue }
+            let name = names[manager.id] ?? manager.displayName
+            if name != manager.displayName {
+                users[index].manager = ManagerReference(id: manager.id, displayName: name)
+            }
         }
     }
 }

@@ -11,9 +11,9 @@ What one run does, for each size in BENCH_SIZES:
      floor writer reproduces file for file;
   3. measures rounds interleaved: orgdir, Hugo, floor (orgdir's files), floor (Hugo's files), orgdir, ...
      each on an emptied output folder, each under GNU time for wall time, CPU time and peak RSS;
-  4. nightly rebuild: a second sandbox of the same tenant, one untimed full build, then per round
-     POST /_sandbox/changes with 1% of the people (hires, leavers, moves, new phones, new managers; a new
-     seed each round) and a timed `orgdir build` on the kept output and state;
+  4. nightly rebuild: a second sandbox of the same tenant, one untimed full build and one untimed nightly (the
+     night before), then per round POST /_sandbox/changes with 1% of the people (hires, leavers, moves, new
+     phones, new managers; a new seed each round) and a timed `orgdir build` on the kept output and state;
   5. `orgdir diff` of the last two of those snapshots (previous and latest, both N people);
   6. 100 ms of latency on every users page (POST /_sandbox/faults): `orgdir fetch` and a whole
      `orgdir build`, interleaved, against the sequential floor (pages x latency).
@@ -441,7 +441,10 @@ def nightly_and_diff(size, root):
             diff.note = "pending: needs the nightly snapshots"
             return nightly, diff
         summaries = []
-        for round_number in range(1, CONFIG.rounds + 1):
+        # Round 0 is untimed: the night before, as cron would have run it. It leaves the site it replaced as the
+        # spare that every later night updates in place (the steady state; the first nightly after a first build
+        # has no spare yet and links every unchanged file instead).
+        for round_number in range(0, CONFIG.rounds + 1):
             try:
                 applied = sandbox.control("POST", "/_sandbox/changes",
                                           {"count": changes, "seed": 1000 + round_number})
@@ -455,6 +458,12 @@ def nightly_and_diff(size, root):
             settle(root)
             log(f"{label}: round {round_number}: {applied} then orgdir build")
             run = timed(command, f"{label}-{round_number}", env=orgdir_env(), sandbox=sandbox)
+            if round_number == 0:
+                if run.code != 0:
+                    nightly.note += f"; the untimed night before failed (exit {run.code}): {run.stderr_tail}"
+                    diff.note = "pending: needs the nightly snapshots"
+                    return nightly, diff
+                continue
             nightly.runs.append(run)
             summaries.append(summary_of(run))
         nightly.files = count_files(output)

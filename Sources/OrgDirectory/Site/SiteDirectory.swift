@@ -94,37 +94,40 @@ struct SiteDirectory: Sendable {
             },
             nameParts: order.map { prepared[$0].slugName }, ids: ids)
         var departmentsByKey: [String: (name: String, file: String, people: [Int])] = [:]
-        var people: [SitePerson] = []
-        people.reserveCapacity(order.count)
+        var departmentFiles: [String?] = Array(repeating: nil, count: order.count)
+        var letters: [String] = []
+        letters.reserveCapacity(order.count)
+        var letterPeople: [String: [Int]] = [:]
+        for (index, position) in order.enumerated() {
+            let department = hidden.contains("department") ? nil : users[prepared[position].source].department
+            if let name = department, let key = prepared[position].departmentKey {
+                // The file depends on the folded key alone: worked out once per department, not per person; the
+                // first spelling in display order names it.
+                if let known = departmentsByKey[key]?.file {
+                    departmentFiles[index] = known
+                } else {
+                    let file = Self.departmentFile(name: name, key: key)
+                    departmentsByKey[key] = (name, file, [])
+                    departmentFiles[index] = file
+                }
+                departmentsByKey[key]?.people.append(index)
+            }
+            let letter = SitePerson.letter(forSortKey: prepared[position].sortKey)
+            letters.append(letter)
+            letterPeople[letter, default: []].append(index)
+        }
+        let people = Self.makePeople(
+            order: order, prepared: prepared, users: users, hiding: hidden, slugs: slugs, letters: letters,
+            departmentFiles: departmentFiles, inParallel: order.count <= Self.parallelPeopleLimit)
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(order.count)
         var reports: [String: [Int]] = [:]
-        var letterPeople: [String: [Int]] = [:]
-        for (index, position) in order.enumerated() {
-            let user = users[prepared[position].source].hiding(hidden)
-            var departmentFile: String?
-            if let name = user.department, let key = prepared[position].departmentKey {
-                // The file depends on the folded key alone: worked out once per department, not per person.
-                if let known = departmentsByKey[key]?.file {
-                    departmentFile = known
-                } else {
-                    let file = Self.departmentFile(name: name, key: key)
-                    departmentsByKey[key] = (name, file, [])
-                    departmentFile = file
-                }
-                departmentsByKey[key]?.people.append(index)
-            }
-            let letter = SitePerson.letter(forSortKey: prepared[position].sortKey)
-            people.append(
-                SitePerson(
-                    user: user, index: index, slug: slugs[index], letter: letter, departmentFile: departmentFile,
-                    phones: prepared[position].phones))
-            searchTokens.append(prepared[position].searchTokens)
-            if positionByID[user.id] == nil { positionByID[user.id] = index }
-            if let manager = user.manager { reports[manager.id, default: []].append(index) }
-            letterPeople[letter, default: []].append(index)
+        for (index, person) in people.enumerated() {
+            searchTokens.append(prepared[order[index]].searchTokens)
+            if positionByID[person.user.id] == nil { positionByID[person.user.id] = index }
+            if let manager = person.user.manager { reports[manager.id, default: []].append(index) }
         }
         self.people = people
         self.searchTokens = searchTokens
@@ -135,6 +138,39 @@ struct SiteDirectory: Sendable {
             SiteDepartment(name: value.name, file: value.file, sortKey: Array(key.utf8), people: value.people)
         }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
         self.letters = (Self.letterKeys).compactMap { key in letterPeople[key].map { (key, $0) } }
+    }
+
+    /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:
+    /// long-lived values made in parallel chunks leave freed holes between them, which raised a million-person
+    /// build's peak by about 100 MiB (see `build`).
+    static let parallelPeopleLimit = 300_000
+
+    /// Everyone's `SitePerson` in display order: the user after hiding, the slug, letter and department page
+    /// worked out before, and the phone links (made here unless prepared early); in chunks on every core when
+    /// `inParallel` and there are enough people.
+    static func makePeople(
+        order: [Int], prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>, slugs: [String],
+        letters: [String], departmentFiles: [String?], inParallel: Bool
+    ) -> [SitePerson] {
+        @Sendable func make(_ range: Range<Int>) -> [SitePerson] {
+            range.map { index in
+                let position = order[index]
+                return SitePerson(
+                    user: users[prepared[position].source].hiding(hidden), index: index, slug: slugs[index],
+                    letter: letters[index], departmentFile: departmentFiles[index], phones: prepared[position].phones)
+            }
+        }
+        let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, order.count / 4096))
+        guard chunkCount > 1, inParallel else { return make(0..<order.count) }
+        let chunkSize = (order.count + chunkCount - 1) / chunkCount
+        let results = ChunkResults<[SitePerson]>(count: chunkCount)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            results.set(chunk, .success(make((chunk * chunkSize)..<min(order.count, (chunk + 1) * chunkSize))))
+        }
+        var people: [SitePerson] = []
+        people.reserveCapacity(order.count)
+        results.drain { people += $0 }
+        return people
     }
 
     /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block.

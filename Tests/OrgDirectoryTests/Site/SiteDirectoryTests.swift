@@ -26,6 +26,27 @@ struct SiteDirectoryTests {
         return users
     }
 
+    @Test("people made in parallel chunks equal people made in order on one core, each at its position")
+    func peopleMadeInParallel() {
+        let users = Self.users()
+        let prepared = SiteDirectory.prepare(users[...], hiding: [])
+        let order = Array(prepared.indices.reversed())
+        let slugs = order.map { "slug-\($0)" }
+        let letters = order.map { _ in "a" }
+        let files = order.map { $0 % 3 == 0 ? nil : "dept-\($0 % 5)" }
+        let made = [true, false].map { parallel in
+            SiteDirectory.makePeople(
+                order: order, prepared: prepared, users: users, hiding: ["mail"], slugs: slugs, letters: letters,
+                departmentFiles: files, inParallel: parallel)
+        }
+        #expect(made[0].map(\.index) == Array(order.indices))
+        #expect(made[0].map(\.user) == made[1].map(\.user))
+        #expect(made[0].map(\.user) == order.map { users[prepared[$0].source].hiding(["mail"]) })
+        #expect(made[0].map(\.slug) == slugs)
+        #expect(made[0].map(\.departmentFile) == files)
+        #expect(made[0].map { $0.phones.map(\.link.uri) } == made[1].map { $0.phones.map(\.link.uri) })
+    }
+
     @Test("a directory prepared in parallel chunks equals one prepared on a single core")
     func parallelEqualsSerial() async {
         let users = Self.users()

@@ -186,4 +186,45 @@ struct SiteHistoryEndToEndTests {
             #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == before)
         }
     }
+
+    @Test(
+        "the replaced site is kept as the spare the next run updates; keepSpareSite off keeps none",
+        arguments: [true, false])
+    func spareSite(keep: Bool) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 30, seed: 5)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("keepSpareSite", keep ? "<true/>" : "<false/>")])
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            func build() async throws {
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+            }
+            let spare = workspace.folder.appendingPathComponent(".Output.spare")
+            let spareFingerprints = workspace.state.appendingPathComponent("render-fingerprints-spare.txt")
+            try await build()
+            #expect(!FileManager.default.fileExists(atPath: spare.path), "a first build replaces nothing")
+            for round in 0..<3 {
+                let everyone = await sandbox.users
+                var changed = everyone[round]
+                changed.jobTitle = "Title \(round)"
+                try await sandbox.mutate(.update(changed))
+                try await build()
+                #expect(FileManager.default.fileExists(atPath: spare.path) == keep)
+                #expect(FileManager.default.fileExists(atPath: spareFingerprints.path) == keep)
+                let names = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+                #expect(!names.contains { $0.contains("staging") }, "no staging folder is left: \(names)")
+            }
+            // Whatever the spare held, the published site is what a build from nothing gives.
+            let published = try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" }
+            try FileManager.default.removeItem(at: workspace.state.appendingPathComponent("render-fingerprints.txt"))
+            try FileManager.default.removeItem(at: workspace.output)
+            try await build()
+            #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == published)
+        }
+    }
 }

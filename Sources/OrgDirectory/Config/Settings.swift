@@ -38,6 +38,10 @@ public struct Settings: Sendable, Equatable {
     public var templatesDirectory: URL?
     public var hideFields: [String]
     public var exports: [String]
+    /// Keep the site each run replaces beside the output (`.<output>.spare`), so the next run updates it into
+    /// the new site instead of building one from nothing: nightly runs are much faster, for a second copy of the
+    /// site on disk.
+    public var keepSpareSite: Bool = true
     public var stateDirectory: URL
     public var keepSnapshots: Int?
     public var maxRemovals: Int

@@ -14,7 +14,7 @@ public enum SettingsKey: String, CaseIterable, Sendable {
     // Resilience.
     case maxAttempts, maxRetryWait, requestTimeout
     // Site.
-    case title, output, templates, hideFields, exports
+    case title, output, templates, hideFields, exports, keepSpareSite
     // History and safety.
     case state, keepSnapshots, maxRemovals, maxRemovalPercent, fullSyncEvery, deltaSync
 
@@ -46,7 +46,7 @@ public enum SettingsKey: String, CaseIterable, Sendable {
         case .maxRemovals, .fullSyncEvery: "a non-negative integer"
         case .maxRemovalPercent: "a number from 0 to 100"
         case .expandManager, .verifyCount, .excludeDisabled, .excludeGuests, .excludeWithoutContact, .excludeResources,
-            .deltaSync:
+            .deltaSync, .keepSpareSite:
             "a boolean (<true/> or <false/>)"
         case .title: "a string"
         }

@@ -97,6 +97,7 @@ struct SettingsReader {
             templatesDirectory: try file(.templates),
             hideFields: try strings(.hideFields) ?? [],
             exports: exports,
+            keepSpareSite: try bool(.keepSpareSite) ?? true,
             stateDirectory: try file(.state) ?? baseDirectory.appendingPathComponent("State", isDirectory: true),
             keepSnapshots: try integer(.keepSnapshots, in: 1...1_000_000),
             maxRemovals: try integer(.maxRemovals, in: 0...Int.max) ?? 500,

@@ -288,7 +288,7 @@ public struct BuildPipeline: Sendable {
         } else {
             published = fingerprintStore.load()
             // The spare is worth updating only when both its files and the published ones are known.
-            spare = published == nil ? nil : fingerprintStore.takeSpare()
+            spare = published == nil || !settings.keepSpareSite ? nil : fingerprintStore.takeSpare()
             staging = try makeStaging(publisher, recyclingSpare: spare != nil)
             if !staging.isRecycled { spare = nil }
         }
@@ -308,7 +308,8 @@ public struct BuildPipeline: Sendable {
         fingerprintStore.retirePublished()
         do {
             // Keeping the replaced site is only worth it when its fingerprints are known.
-            let kept = try publisher.publish(staging, generatedAt: generatedAt, keepingSpare: published != nil)
+            let kept = try publisher.publish(
+                staging, generatedAt: generatedAt, keepingSpare: settings.keepSpareSite && published != nil)
             if !kept { fingerprintStore.clearSpare() }
         } catch {
             fingerprintStore.clearSpare()

@@ -25,6 +25,12 @@ func parse(_ entries: [(String, String)]) throws(ConfigError) -> Settings {
 
 @Suite("Settings")
 struct SettingsTests {
+    @Test("keepSpareSite turns the spare site off, and wants a boolean")
+    func keepSpareSite() throws {
+        #expect(try !parse(minimalEntries + [("keepSpareSite", "<false/>")]).keepSpareSite)
+        #expect(throws: ConfigError.self) { try parse(minimalEntries + [("keepSpareSite", "<string>no</string>")]) }
+    }
+
     @Test("a minimal plist gets the documented defaults")
     func defaults() throws {
         let settings = try parse(minimalEntries)
@@ -39,6 +45,7 @@ struct SettingsTests {
         #expect(settings.pageSize == 999)
         #expect(settings.maxRemovals == 500)
         #expect(settings.maxRemovalPercent == 10)
+        #expect(settings.keepSpareSite)
     }
 
     @Test("the old iOS sample's keys keep their meaning")

@@ -6,6 +6,9 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// The published folder these fingerprints describe (absolute, standardized path).
     public let output: String
     private(set) var byID: [String: RenderFingerprint]
+    /// The order a render made them in (the site's display order), which `encoded()` keeps; nil when read from a
+    /// file (then ids are sorted).
+    private var made: [(id: String, fingerprint: RenderFingerprint)]?
 
     /// The first line of the file: names the format and its version.
     static let header = "orgdir render fingerprints 1"
@@ -15,6 +18,20 @@ public struct RenderFingerprints: Sendable, Equatable {
         self.byID = byID
     }
 
+    /// Fingerprints in the order a render made them (an id twice: the last counts).
+    init(output: String, inOrder entries: [(id: String, fingerprint: RenderFingerprint)]) {
+        self.output = output
+        var byID: [String: RenderFingerprint] = [:]
+        byID.reserveCapacity(entries.count)
+        for entry in entries { byID[entry.id] = entry.fingerprint }
+        self.byID = byID
+        made = entries
+    }
+
+    public static func == (left: RenderFingerprints, right: RenderFingerprints) -> Bool {
+        left.output == right.output && left.byID == right.byID
+    }
+
     /// People with a fingerprint.
     public var count: Int { byID.count }
 
@@ -22,14 +39,16 @@ public struct RenderFingerprints: Sendable, Equatable {
         byID[id]
     }
 
-    /// The file's text: the header, the orgdir version, the output folder, then `<hex> <id>` per line in id
-    /// order (so the same people give the same bytes). Ids that could break a line are left out: those
-    /// people are simply rendered next time.
+    /// The file's text: the header, the orgdir version, the output folder, then `<hex> <id>` per line in the
+    /// order the render made them, else in id order (either way the same people give the same bytes). Ids that
+    /// could break a line are left out: those people are simply rendered next time. Why the render's order:
+    /// sorting a hundred thousand ids was most of writing the file, at the end of every run.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(byID.count * 72 + 128)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        for (id, fingerprint) in Self.inIDOrder(byID) {
+        let entries = made?.filter { Self.isStorable($0.id) } ?? Self.inIDOrder(byID)
+        for (id, fingerprint) in entries {
             fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: id.utf8)

@@ -240,7 +240,7 @@ struct PreparedPerson: Sendable {
         sortKey: [UInt8], slugName: String, departmentKey: String?
     ) {
         (
-            SitePerson.sortKey(for: user, folds: &folds), Slug.namePart(user.displayName),
+            SitePerson.sortKey(for: user, folds: &folds), Slug.namePart(folded: folds.base(user.displayName)),
             user.department.map { folds.base($0) }
         )
     }

@@ -3,6 +3,8 @@
 extension SiteRenderJob {
     /// What one chunk of people produced: the files, each person's fingerprint, and how many were rendered.
     struct PeopleChunk: Sendable {
+        /// Position of the chunk's first person.
+        var start = 0
         var paths: [String] = []
         var fingerprints: [(id: String, fingerprint: RenderFingerprint)] = []
         var rendered = 0
@@ -19,7 +21,7 @@ extension SiteRenderJob {
         _ range: Range<Int>, reusing previous: RenderFingerprints?, inPlace: RenderFingerprints? = nil,
         prerendered: PrerenderedPeople? = nil, site: [UInt8], to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
-        var chunk = PeopleChunk()
+        var chunk = PeopleChunk(start: range.lowerBound)
         chunk.paths.reserveCapacity(range.count * 3)
         chunk.fingerprints.reserveCapacity(range.count)
         var input = FingerprintInput()

@@ -65,6 +65,8 @@ public struct SiteRenderer: Sendable {
         // Files other than person pages, for sweeping a recycled output.
         var otherPaths: Set<String> = []
         var searchPieces: [SiteRenderJob.SearchPiece] = []
+        // Each person chunk's fingerprints by its first position: chunks finish in any order.
+        var fingerprintChunks: [(start: Int, fingerprints: [(id: String, fingerprint: RenderFingerprint)])] = []
         do {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -126,7 +128,7 @@ public struct SiteRenderer: Sendable {
                     shards += done.shards
                     if let piece = done.search { searchPieces.append(piece) }
                     if let chunk = done.people {
-                        people.fingerprints += chunk.fingerprints
+                        fingerprintChunks.append((chunk.start, chunk.fingerprints))
                         people.rendered += chunk.rendered
                         people.reused += chunk.reused
                         people.prerendered += chunk.prerendered
@@ -161,8 +163,7 @@ public struct SiteRenderer: Sendable {
         report.peoplePrerendered = people.prerendered
         report.fingerprints = published.map { output in
             RenderFingerprints(
-                output: output,
-                byID: Dictionary(people.fingerprints.map { ($0.id, $0.fingerprint) }, uniquingKeysWith: { $1 }))
+                output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.flatMap(\.fingerprints))
         }
         BackgroundRelease.drop((job, directory))
         return report

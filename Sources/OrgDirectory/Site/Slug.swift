@@ -63,32 +63,36 @@ public enum Slug {
 
     /// The readable part: ASCII letters and digits of the folded, transliterated name joined by `-`.
     public static func namePart(_ displayName: String) -> String {
-        let folded = SearchFolding.fold(displayName).base
+        namePart(folded: SearchFolding.fold(displayName).base)
+    }
+
+    /// `namePart` of a name already folded (`SearchFolding.fold(_:).base`): a build folds every display name for
+    /// its sort key anyway, and folding it twice was a tenth of preparing the directory.
+    static func namePart(folded: String) -> String {
         var result: [UInt8] = []
         result.reserveCapacity(min(folded.utf8.count, maximumNameLength + 8))
         var pendingDash = false
         var previous: Unicode.Scalar = " "
+        func add(_ byte: UInt8) {
+            let isAlphanumeric = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            if isAlphanumeric {
+                if pendingDash, !result.isEmpty { result.append(0x2D) }
+                pendingDash = false
+                result.append(byte)
+            } else {
+                pendingDash = true
+            }
+        }
         for scalar in folded.unicodeScalars {
             defer { previous = scalar }
-            let ascii: String
             if scalar.isASCII {
-                ascii = String(scalar)
+                add(UInt8(scalar.value))
             } else if scalar == "υ", previous == "ο" || previous == "α" || previous == "ε" {
-                ascii = "u"  // Greek ου, αυ, ευ
+                add(UInt8(ascii: "u"))  // Greek ου, αυ, ευ
             } else if let mapped = transliteration[scalar] {
-                ascii = mapped
+                for byte in mapped.utf8 { add(byte) }
             } else {
-                ascii = "-"
-            }
-            for byte in ascii.utf8 {
-                let isAlphanumeric = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                if isAlphanumeric {
-                    if pendingDash, !result.isEmpty { result.append(0x2D) }
-                    pendingDash = false
-                    result.append(byte)
-                } else {
-                    pendingDash = true
-                }
+                add(UInt8(ascii: "-"))
             }
             if result.count > maximumNameLength { break }
         }

@@ -240,6 +240,23 @@ struct RenderFingerprintFileTests {
             "bad\nid": RenderFingerprint(high: 3, low: 4),
         ])
 
+    @Test("a render's fingerprints are written in the order it made them; read back, they are the same")
+    func renderOrder() throws {
+        let made = RenderFingerprints(
+            output: "/srv/Output",
+            inOrder: [
+                ("z", RenderFingerprint(high: 1, low: 1)), ("bad\nid", RenderFingerprint(high: 2, low: 2)),
+                ("a", RenderFingerprint(high: 3, low: 3)), ("z", RenderFingerprint(high: 4, low: 4)),
+            ])
+        let lines = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(3)
+        #expect(lines.map { $0.split(separator: " ").last.map(String.init) } == ["z", "a", "z"])
+        let decoded = try #require(RenderFingerprints.decode(made.encoded(), output: "/srv/Output"))
+        #expect(decoded.count == 2, "the id that could break a line is left out")
+        #expect(decoded.fingerprint(of: "a") == RenderFingerprint(high: 3, low: 3))
+        #expect(decoded.fingerprint(of: "z") == RenderFingerprint(high: 4, low: 4), "the last of a repeated id")
+        #expect(decoded.encoded() != made.encoded(), "read from a file, ids are sorted")
+    }
+
     @Test("the file reads back to the same fingerprints, leaving out ids that could break a line")
     func roundTrip() throws {
         let decoded = RenderFingerprints.decode(Self.fingerprints.encoded(), output: "/srv/Output")

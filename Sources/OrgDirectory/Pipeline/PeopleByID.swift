@@ -1,35 +1,45 @@
 /// The previous snapshot's people, changed in place by a delta round: read and written by id like a dictionary,
-/// but kept as the snapshot's array plus an index, and handed back sorted by id.
+/// but kept as the snapshot's array plus the changes, and handed back sorted by id.
 ///
 /// Why not a `[String: User]`: copying a hundred thousand users into a dictionary, out again in hash order, and
-/// sorting them back by id was about a tenth of a nightly run, to change a few hundred of them.
+/// sorting them back by id was about a tenth of a nightly run, to change a few hundred of them. A snapshot's
+/// people are in id order, so an id is found by binary search, with no index of everyone at all.
 struct PeopleByID {
-    /// The snapshot's people in its order (by id); nil where one was removed.
-    private var kept: [User?]
+    /// The snapshot's people, as given (never copied).
+    private let base: [User]
+    /// Where each id is in `base` when `base` is not in id order (a snapshot from an older orgdir); nil when
+    /// binary search finds it.
+    private let basePosition: [String: Int]?
+    /// Changes to people of `base`, by position: the new record, or nil for someone removed.
+    private var changed: [Int: User?] = [:]
     /// People the snapshot did not have, in arrival order; nil where one was removed again.
     private var added: [User?] = []
-    /// Where each id is: a position in `kept`, or `kept.count +` a position in `added`.
-    private var position: [String: Int]
+    private var addedPosition: [String: Int] = [:]
 
     init(_ people: [User]) {
-        kept = people
-        position = Dictionary(minimumCapacity: people.count)
-        for (index, user) in people.enumerated() {
+        base = people
+        if people.isSortedByID {
+            basePosition = nil
+        } else {
+            var position: [String: Int] = [:]
             // An id twice (never in a snapshot orgdir wrote): the last one counts, as in a dictionary.
-            if let earlier = position.updateValue(index, forKey: user.id) { kept[earlier] = nil }
+            for (index, user) in people.enumerated() { position[user.id] = index }
+            basePosition = position
         }
     }
 
     subscript(id: String) -> User? {
         get {
-            guard let index = position[id] else { return nil }
-            return index < kept.count ? kept[index] : added[index - kept.count]
+            if let index = baseIndex(of: id) { return changed[index] ?? base[index] }
+            return addedPosition[id].flatMap { added[$0] }
         }
         set {
-            if let index = position[id] {
-                if index < kept.count { kept[index] = newValue } else { added[index - kept.count] = newValue }
+            if let index = baseIndex(of: id) {
+                changed[index] = .some(newValue)
+            } else if let index = addedPosition[id] {
+                added[index] = newValue
             } else if let newValue {
-                position[id] = kept.count + added.count
+                addedPosition[id] = added.count
                 added.append(newValue)
             }
         }
@@ -39,9 +49,11 @@ struct PeopleByID {
     func sortedByID() -> [User] {
         let joiners = added.compactMap { $0 }.sorted { $0.id < $1.id }
         var merged: [User] = []
-        merged.reserveCapacity(kept.count + joiners.count)
+        merged.reserveCapacity(base.count + joiners.count)
         var next = joiners.startIndex
-        for case let user? in kept {
+        for index in base.indices {
+            if let basePosition, basePosition[base[index].id] != index { continue }  // an earlier duplicate
+            guard let user = changed[index] ?? base[index] else { continue }
             while next < joiners.endIndex, joiners[next].id < user.id {
                 merged.append(joiners[next])
                 next += 1
@@ -49,9 +61,20 @@ struct PeopleByID {
             merged.append(user)
         }
         merged += joiners[next...]
-        // A snapshot from an older orgdir may not be in id order: sorted then, as the dictionary was.
-        if !merged.isSortedByID { merged.sort { $0.id < $1.id } }
+        if basePosition != nil { merged.sort { $0.id < $1.id } }
         return merged
+    }
+
+    /// The position of `id` in `base`, if it is there.
+    private func baseIndex(of id: String) -> Int? {
+        if let basePosition { return basePosition[id] }
+        var low = base.startIndex
+        var high = base.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if base[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < base.endIndex && base[low].id == id ? low : nil
     }
 }
 

@@ -42,11 +42,26 @@ struct RenderFingerprint: Hashable, Sendable {
     private static let digitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Reads 32 hex digits; nil for anything else.
-    init?(hex: Substring) {
-        guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
-            let low = UInt64(hex.suffix(16), radix: 16)
-        else { return nil }
-        self.init(high: high, low: low)
+    /// Reads 32 hex digits (either case) from bytes: a run reads a hundred thousand of them, and making a
+    /// `String` of each to parse it was most of reading the fingerprint file.
+    init?(hexBytes: ArraySlice<UInt8>) {
+        guard hexBytes.count == 32 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        for (offset, byte) in hexBytes.enumerated() {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            default: return nil
+            }
+            if offset < 16 {
+                words.0 = words.0 << 4 | UInt64(digit)
+            } else {
+                words.1 = words.1 << 4 | UInt64(digit)
+            }
+        }
+        self.init(high: words.0, low: words.1)
     }
 
     private static func hexDigits(_ value: UInt64) -> String {

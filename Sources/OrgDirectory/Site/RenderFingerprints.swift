@@ -47,12 +47,16 @@ public struct RenderFingerprints: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(byID.count * 72 + 128)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        let entries = made?.filter { Self.isStorable($0.id) } ?? Self.inIDOrder(byID)
-        for (id, fingerprint) in entries {
+        func line(_ id: String, _ fingerprint: RenderFingerprint) {
             fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: id.utf8)
             out.append(UInt8(ascii: "\n"))
+        }
+        if let made {
+            for entry in made where Self.isStorable(entry.id) { line(entry.id, entry.fingerprint) }
+        } else {
+            for (id, fingerprint) in Self.inIDOrder(byID) { line(id, fingerprint) }
         }
         return out
     }
@@ -69,9 +73,9 @@ public struct RenderFingerprints: Sendable, Equatable {
         var byID: [String: RenderFingerprint] = [:]
         byID.reserveCapacity(lines.count)
         for line in lines.dropFirst(3).dropLast() {
-            guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " ") else { return nil }
-            let hex = String(decoding: line.prefix(32), as: UTF8.self)
-            guard let fingerprint = RenderFingerprint(hex: hex[...]) else { return nil }
+            guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " "),
+                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32))
+            else { return nil }
             byID[String(decoding: line.dropFirst(33), as: UTF8.self)] = fingerprint
         }
         return RenderFingerprints(output: output, byID: byID)

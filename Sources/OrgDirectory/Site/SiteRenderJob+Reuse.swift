@@ -71,8 +71,8 @@ extension SiteRenderJob {
         let slugStart = bytes.index(bytes.startIndex, offsetBy: folder.count)
         guard slugStart < dot else { return false }
         let suffix = bytes[dot...]
-        guard suffix.elementsEqual(".md".utf8) || suffix.elementsEqual(".html".utf8) || suffix.elementsEqual(".vcf".utf8)
-        else { return false }
+        let known = [".md", ".html", ".vcf"].contains { suffix.elementsEqual($0.utf8) }
+        guard known else { return false }
         return slugs.contains(String(path[slugStart..<dot]))
     }
 

@@ -257,6 +257,18 @@ struct RenderFingerprintFileTests {
         #expect(decoded.encoded() != made.encoded(), "read from a file, ids are sorted")
     }
 
+    @Test("hex digits read back to the fingerprint written, in either case; anything else is refused")
+    func hexDigits() {
+        let fingerprint = RenderFingerprint(high: 0x0123_4567_89ab_cdef, low: .max)
+        var hex: [UInt8] = []
+        fingerprint.appendHex(to: &hex)
+        #expect(RenderFingerprint(hexBytes: hex[...]) == fingerprint)
+        let upper = Array(String(decoding: hex, as: UTF8.self).uppercased().utf8)
+        #expect(RenderFingerprint(hexBytes: upper[...]) == fingerprint)
+        #expect(RenderFingerprint(hexBytes: Array("+123456789abcdef0123456789abcdef".utf8)[...]) == nil)
+        #expect(RenderFingerprint(hexBytes: hex.dropLast()) == nil)
+    }
+
     @Test("the file reads back to the same fingerprints, leaving out ids that could break a line")
     func roundTrip() throws {
         let decoded = RenderFingerprints.decode(Self.fingerprints.encoded(), output: "/srv/Output")

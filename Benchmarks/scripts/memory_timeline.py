@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Where a build's memory goes over time: one `orgdir build` on a fresh sandbox tenant, with its resident set
-(VmRSS) and peak (VmHWM) sampled from /proc every quarter second and printed whenever it moved by 20 MB.
+(VmRSS) and peak (VmHWM) sampled from /proc every quarter second and printed whenever it moved by 20 MB, then the
+build's stage log (`--verbose`) with the time each stage ended.
 
     python3 Benchmarks/scripts/memory_timeline.py .build-bench/release 300000
 
@@ -35,7 +36,7 @@ def main():
         settings = str(write_settings(FOLDER / "settings.plist", sandbox, FOLDER / "out", FOLDER / "state"))
         started = time.monotonic()
         errors = open(FOLDER / "orgdir.err", "w+")
-        build = subprocess.Popen([f"{bin_dir}/orgdir", "build", "--config", settings, "--json"],
+        build = subprocess.Popen([f"{bin_dir}/orgdir", "build", "--config", settings, "--json", "--verbose"],
                                  stdout=subprocess.DEVNULL, stderr=errors,
                                  env={**os.environ, "ORGDIR_CLIENT_SECRET": SECRET})
         last, peak = 0, 0
@@ -53,6 +54,10 @@ def main():
             time.sleep(0.25)
         build.wait()
         print(f"exit {build.returncode} after {time.monotonic() - started:.1f} s; peak {peak} MB")
+        errors.seek(0)
+        for line in errors:
+            if " stage " in line:  # "<ISO time> debug orgdir: [OrgDirectory] stage <name> took <ms>", in order
+                print("  " + line.split(" ")[0][11:19] + " " + line.split(" stage ", 1)[1].rstrip())
         if build.returncode != 0:
             errors.seek(0)
             print("orgdir said:", errors.read()[-2000:])

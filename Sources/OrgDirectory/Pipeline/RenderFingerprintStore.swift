@@ -47,7 +47,9 @@ public struct RenderFingerprintStore: Sendable {
 
     /// Writes through a synced temporary file and a rename, as snapshots are written.
     public func save(_ fingerprints: RenderFingerprints) throws(SnapshotError) {
-        try SnapshotFileWriter().write(Data(fingerprints.encoded()), to: file)
+        try SnapshotFileWriter().write(to: file) { (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
+            try fingerprints.encode { (piece: [UInt8]) throws(SnapshotError) in try emit(Data(piece)) }
+        }
     }
 
     /// Forgets the fingerprints (before the published site is replaced).

@@ -5,10 +5,12 @@
 public struct RenderFingerprints: Sendable, Equatable {
     /// The published folder these fingerprints describe (absolute, standardized path).
     public let output: String
+    /// By id, for lookups; empty for fingerprints a render made until `indexed()`.
     private(set) var byID: [String: RenderFingerprint]
-    /// The order a render made them in (the site's display order), which `encoded()` keeps; nil when read from a
-    /// file (then ids are sorted).
-    private var made: [(id: String, fingerprint: RenderFingerprint)]?
+    /// The fingerprints a render made, chunk by chunk in display order, which `encoded()` keeps; nil when read
+    /// from a file (then ids are sorted). Held as the render's chunks and indexed only on demand: at a million
+    /// people a flat copy and an index nobody reads were about 70 MB at the end of the build, where the peak is.
+    private var made: [[(id: String, fingerprint: RenderFingerprint)]]?
 
     /// The first line of the file: names the format and its version.
     static let header = "orgdir render fingerprints 1"
@@ -18,23 +20,34 @@ public struct RenderFingerprints: Sendable, Equatable {
         self.byID = byID
     }
 
-    /// Fingerprints in the order a render made them (an id twice: the last counts).
-    init(output: String, inOrder entries: [(id: String, fingerprint: RenderFingerprint)]) {
+    /// Fingerprints in the order a render made them, in its chunks (an id twice: the last counts); look them
+    /// up only through `indexed()`.
+    init(output: String, inOrder chunks: [[(id: String, fingerprint: RenderFingerprint)]]) {
         self.output = output
-        var byID: [String: RenderFingerprint] = [:]
-        byID.reserveCapacity(entries.count)
-        for entry in entries { byID[entry.id] = entry.fingerprint }
-        self.byID = byID
-        made = entries
+        byID = [:]
+        made = chunks
+    }
+
+    /// These fingerprints with their lookup index built (made by a render, they have none until asked).
+    func indexed() -> RenderFingerprints {
+        guard let made, byID.isEmpty else { return self }
+        var indexed = self
+        indexed.byID.reserveCapacity(made.reduce(0) { $0 + $1.count })
+        for chunk in made {
+            for entry in chunk { indexed.byID[entry.id] = entry.fingerprint }
+        }
+        return indexed
     }
 
     public static func == (left: RenderFingerprints, right: RenderFingerprints) -> Bool {
-        left.output == right.output && left.byID == right.byID
+        left.output == right.output && left.indexed().byID == right.indexed().byID
     }
 
     /// People with a fingerprint.
-    public var count: Int { byID.count }
+    public var count: Int { indexed().byID.count }
 
+    /// The fingerprint of the person with `id`; call on `indexed()` fingerprints (a render's own have no index
+    /// and answer nil, which only costs rendering).
     func fingerprint(of id: String) -> RenderFingerprint? {
         byID[id]
     }
@@ -45,20 +58,35 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// sorting a hundred thousand ids was most of writing the file, at the end of every run.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(byID.count * 72 + 128)
+        encode { out += $0 }
+        return out
+    }
+
+    /// `encoded()` handed to `emit` in pieces of about `pieceSize` bytes: at a million people the whole text is
+    /// 72 MB, at the end of the build, where the peak is.
+    func encode<Failure: Error>(
+        pieceSize: Int = 1 << 16, _ emit: ([UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        var out: [UInt8] = []
+        out.reserveCapacity(pieceSize + 256)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        func line(_ id: String, _ fingerprint: RenderFingerprint) {
+        func line(_ id: String, _ fingerprint: RenderFingerprint) throws(Failure) {
             fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: id.utf8)
             out.append(UInt8(ascii: "\n"))
+            guard out.count >= pieceSize else { return }
+            try emit(out)
+            out.removeAll(keepingCapacity: true)
         }
         if let made {
-            for entry in made where Self.isStorable(entry.id) { line(entry.id, entry.fingerprint) }
+            for chunk in made {
+                for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint) }
+            }
         } else {
-            for (id, fingerprint) in Self.inIDOrder(byID) { line(id, fingerprint) }
+            for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint) }
         }
-        return out
+        if !out.isEmpty { try emit(out) }
     }
 
     /// Reads `encoded()`'s text; nil when it is not this format, not this orgdir version, or not for `output`.

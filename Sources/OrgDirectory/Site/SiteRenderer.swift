@@ -54,8 +54,8 @@ public struct SiteRenderer: Sendable {
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
-        let previous = previous.flatMap { $0.output == published ? $0 : nil }
-        let inPlace = inPlace.flatMap { $0.output == published ? $0 : nil }
+        let previous = previous.flatMap { $0.output == published ? $0.indexed() : nil }
+        let inPlace = inPlace.flatMap { $0.output == published ? $0.indexed() : nil }
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
@@ -163,7 +163,7 @@ public struct SiteRenderer: Sendable {
         report.peoplePrerendered = people.prerendered
         report.fingerprints = published.map { output in
             RenderFingerprints(
-                output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.flatMap(\.fingerprints))
+                output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints))
         }
         BackgroundRelease.drop((job, directory))
         return report

@@ -70,7 +70,7 @@ struct SitePrerenderTests {
         #expect(published == scratch.files, "no stale page of a wrong guess, no missing or different file")
         #expect(!published.keys.contains { $0.contains("lea-leaver") }, "the leaver's prerendered pages are gone")
         #expect(run.counts.written == scratch.report.filesWritten, "removed files are taken off the count")
-        #expect(run.report.fingerprints?.byID.count == final.count)
+        #expect(run.report.fingerprints?.count == final.count)
     }
 
     @Test("with nobody linked to anyone, every prerendered page is kept and nothing is written twice")

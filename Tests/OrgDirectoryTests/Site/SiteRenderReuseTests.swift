@@ -245,8 +245,8 @@ struct RenderFingerprintFileTests {
         let made = RenderFingerprints(
             output: "/srv/Output",
             inOrder: [
-                ("z", RenderFingerprint(high: 1, low: 1)), ("bad\nid", RenderFingerprint(high: 2, low: 2)),
-                ("a", RenderFingerprint(high: 3, low: 3)), ("z", RenderFingerprint(high: 4, low: 4)),
+                [("z", RenderFingerprint(high: 1, low: 1)), ("bad\nid", RenderFingerprint(high: 2, low: 2))],
+                [("a", RenderFingerprint(high: 3, low: 3)), ("z", RenderFingerprint(high: 4, low: 4))],
             ])
         let lines = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(3)
         #expect(lines.map { $0.split(separator: " ").last.map(String.init) } == ["z", "a", "z"])
@@ -254,7 +254,12 @@ struct RenderFingerprintFileTests {
         #expect(decoded.count == 2, "the id that could break a line is left out")
         #expect(decoded.fingerprint(of: "a") == RenderFingerprint(high: 3, low: 3))
         #expect(decoded.fingerprint(of: "z") == RenderFingerprint(high: 4, low: 4), "the last of a repeated id")
+        #expect(made.fingerprint(of: "a") == nil, "a render's own fingerprints are looked up once indexed")
+        #expect(made.indexed().fingerprint(of: "z") == RenderFingerprint(high: 4, low: 4))
         #expect(decoded.encoded() != made.encoded(), "read from a file, ids are sorted")
+        var pieces: [[UInt8]] = []
+        made.encode(pieceSize: 10) { pieces.append($0) }
+        #expect(pieces.count == 3 && pieces.joined().elementsEqual(made.encoded()), "written in pieces, the same")
     }
 
     @Test("hex digits read back to the fingerprint written, in either case; anything else is refused")

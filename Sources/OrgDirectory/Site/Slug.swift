@@ -47,13 +47,12 @@ public enum Slug {
             }
             start = end
         }
-        let lengthened = !colliding.isEmpty
         for index in colliding { slugs[index] = nameParts[index] + "-" + idHash(ids[index], length: 16) }
-        // Identical ids (a broken input) still need distinct files: number them in id order. Only a collision of
-        // ordinary slugs can lead there, so the usual case skips this pass.
-        guard lengthened else { return slugs }
+        // Identical ids (a broken input) still need distinct files: number them in order. Only a collision of
+        // ordinary slugs can lead there, and a lengthened slug never equals an ordinary one (the part after its
+        // last dash has 16 digits, not 6), so only the lengthened ones are compared.
         var seen: [String: Int] = [:]
-        for index in slugs.indices {
+        for index in colliding.sorted() {
             let count = seen[slugs[index], default: 0]
             seen[slugs[index]] = count + 1
             if count > 0 { slugs[index] += "-\(count + 1)" }

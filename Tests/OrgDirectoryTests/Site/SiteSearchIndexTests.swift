@@ -77,6 +77,20 @@ struct SiteSearchIndexTests {
         }
     }
 
+    @Test(
+        "values are split into the same parts as by Character, ASCII ones as bytes",
+        arguments: [
+            "a@b.com", "@x", "a@", "@", "a@@b", "@@b", "", "x", "a@b@c", "ü@b", "  Ada  Lovelace", " ", "O'Neil Jr",
+        ])
+    func splitLikeCharacters(text: String) {
+        for separator: Unicode.Scalar in ["@", " "] {
+            let reference = text.split(separator: Character(separator), maxSplits: 1).map(String.init)
+            #expect(SearchIndexBuilder.split(text, at: separator) == reference, "\(text) at \(separator)")
+            let first = text.split(whereSeparator: { $0 == Character(separator) }).first.map(String.init)
+            #expect(SearchIndexBuilder.firstPart(of: text, splitAt: separator) == first)
+        }
+    }
+
     @Test("numbering tokens gives the postings indexing by token text gives, best match class kept per person")
     func numberedPostingsEqualTextPostings() {
         let users =

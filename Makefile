@@ -44,4 +44,4 @@ deps-test:
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 
 clean:
-	rm -rf .build Output/* State
+	rm -rf .build Output/* .Output.spare State

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Nightly rebuilds one after another, as cron runs them: one first build of a sandbox tenant, then per round 1% of
+# the people changed (POST /_sandbox/changes) and an `orgdir build --verbose`, with GNU time and the stage log of
+# each. The first round has no spare site yet (it links every unchanged file); the later ones update the spare.
+#   Benchmarks/nightly-rounds.sh [ORGDIR=.build-bench/release/orgdir] [PEOPLE=100000] [ROUNDS=3]
+# Needs a release graph-sandbox in .build-bench/release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+orgdir=${1:-.build-bench/release/orgdir}
+export users=${2:-100000} bin=.build-bench/release dir=/dev/shm/orgdir-nightly-rounds
+rounds=${3:-3}
+rm -rf "$dir" && mkdir -p "$dir"
+# shellcheck source=Benchmarks/sandbox.sh
+source Benchmarks/sandbox.sh
+trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
+export ORGDIR_CLIENT_SECRET=sandbox-secret
+/usr/bin/time -f 'first build: %e s wall, %U s user, %S s sys, %M KB peak' "$orgdir" build --config "$dir/settings.plist" --quiet
+for round in $(seq 1 "$rounds"); do
+  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $((1000 + round))}" \
+    "$base/_sandbox/changes" > /dev/null
+  /usr/bin/time -f "nightly $round: %e s wall, %U s user, %S s sys, %M KB peak" \
+    "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 | grep -E 'stage |published|nightly|^delta'
+done

@@ -117,7 +117,7 @@ struct DirectorySync: Sendable {
         let normalizer = UserNormalizer()
         let progress = progress
         let result = try await fetcher.fetchAll { page, pageProgress in
-            let added = collector.add(page.map { normalizer.normalize($0) })
+            let added = collector.add(page.map { normalizer.normalize($0) }, returningAdded: onPeople != nil)
             onPeople?(added)
             progress.fetched(pageProgress)
         }
@@ -276,12 +276,13 @@ final class UserCollector: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Adds a page; returns the people it added (not seen before).
+    /// Adds a page; returns the people it added (not seen before) when `returningAdded`, else nothing (a
+    /// second copy of each page that nobody reads).
     @discardableResult
-    func add(_ page: [User?]) -> [User] {
+    func add(_ page: [User?], returningAdded: Bool = true) -> [User] {
         state.withLock { state in
             var added: [User] = []
-            added.reserveCapacity(page.count)
+            if returningAdded { added.reserveCapacity(page.count) }
             for user in page {
                 guard let user else {
                     state.dropped += 1
@@ -289,7 +290,7 @@ final class UserCollector: Sendable {
                 }
                 if state.seen.insert(user.id).inserted {
                     state.users.append(user)
-                    added.append(user)
+                    if returningAdded { added.append(user) }
                 } else {
                     state.duplicates += 1
                 }

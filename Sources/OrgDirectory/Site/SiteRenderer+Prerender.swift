@@ -112,19 +112,16 @@ extension SiteRenderer {
         do {
             try await withThrowingTaskGroup(of: [PrerenderedPeople.Written].self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
-                var running = 0
+                var limiter = TaskLimiter(limit: workers)
                 var accepted = 0
                 for await batch in batches {
                     let people = batch.prefix(max(0, Self.prerenderLimit - accepted))
                     if people.count < batch.count { result.dropPreparations() }
                     guard !people.isEmpty else { continue }  // past the limit: keep draining, render nothing
                     accepted += people.count
-                    if running >= workers, let done = try await group.next() {
-                        result.add(done)
-                        running -= 1
+                    try await limiter.add({ try job.prerender(Array(people), site: site, to: output) }, to: &group) {
+                        result.add($0)
                     }
-                    group.addTask { try job.prerender(Array(people), site: site, to: output) }
-                    running += 1
                 }
                 for try await done in group { result.add(done) }
             }

@@ -134,15 +134,8 @@ public struct SiteRenderer: Sendable {
                         people.prerendered += chunk.prerendered
                     }
                 }
-                var running = 0
-                for work in pending {
-                    if running >= workers, let done = try await group.next() {
-                        collect(done)
-                        running -= 1
-                    }
-                    group.addTask { try work() }
-                    running += 1
-                }
+                var limiter = TaskLimiter(limit: workers)
+                for work in pending { try await limiter.add(work, to: &group, collect: collect) }
                 for try await done in group { collect(done) }
                 if !searchPieces.isEmpty { collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output))) }
             }

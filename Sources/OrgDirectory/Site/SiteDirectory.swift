@@ -93,28 +93,33 @@ struct SiteDirectory: Sendable {
                 prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
             },
             nameParts: order.map { prepared[$0].slugName }, ids: ids)
-        var departmentsByKey: [String: (name: String, file: String, people: [Int])] = [:]
+        // Departments by folded key: one lookup a person, the lists kept by number.
+        var departmentNumbers: [String: Int] = [:]
+        var departmentList: [(key: String, name: String, file: String, people: [Int])] = []
         var departmentFiles: [String?] = Array(repeating: nil, count: order.count)
         var letters: [String] = []
         letters.reserveCapacity(order.count)
-        var letterPeople: [String: [Int]] = [:]
+        var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
+        let departmentHidden = hidden.contains("department")
         for (index, position) in order.enumerated() {
-            let department = hidden.contains("department") ? nil : users[prepared[position].source].department
+            let department = departmentHidden ? nil : users[prepared[position].source].department
             if let name = department, let key = prepared[position].departmentKey {
                 // The file depends on the folded key alone: worked out once per department, not per person; the
                 // first spelling in display order names it.
-                if let known = departmentsByKey[key]?.file {
-                    departmentFiles[index] = known
+                let number: Int
+                if let known = departmentNumbers[key] {
+                    number = known
                 } else {
-                    let file = Self.departmentFile(name: name, key: key)
-                    departmentsByKey[key] = (name, file, [])
-                    departmentFiles[index] = file
+                    number = departmentList.count
+                    departmentNumbers[key] = number
+                    departmentList.append((key, name, Self.departmentFile(name: name, key: key), []))
                 }
-                departmentsByKey[key]?.people.append(index)
+                departmentFiles[index] = departmentList[number].file
+                departmentList[number].people.append(index)
             }
             let letter = SitePerson.letter(forSortKey: prepared[position].sortKey)
             letters.append(letter)
-            letterPeople[letter, default: []].append(index)
+            letterPeople[Self.letterSlot(letter)].append(index)
         }
         let people = Self.makePeople(
             order: order, prepared: prepared, users: users, hiding: hidden, slugs: slugs, letters: letters,
@@ -134,10 +139,14 @@ struct SiteDirectory: Sendable {
         self.tokenTable = tokenTable
         self.positionByID = positionByID
         self.reportsByManagerID = reports
-        self.departments = departmentsByKey.map { key, value in
-            SiteDepartment(name: value.name, file: value.file, sortKey: Array(key.utf8), people: value.people)
+        self.departments = departmentList.map { department in
+            SiteDepartment(
+                name: department.name, file: department.file, sortKey: Array(department.key.utf8),
+                people: department.people)
         }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
-        self.letters = (Self.letterKeys).compactMap { key in letterPeople[key].map { (key, $0) } }
+        self.letters = Self.letterKeys.indices.compactMap { slot in
+            letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
+        }
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:
@@ -204,6 +213,13 @@ struct SiteDirectory: Sendable {
 
     /// Browse letters in page order.
     static let letterKeys: [String] = (0x61...0x7A).map { String(UnicodeScalar(UInt8($0))) } + ["other"]
+
+    /// The position of a browse letter (`SitePerson.letter`) in `letterKeys`.
+    static func letterSlot(_ letter: String) -> Int {
+        let bytes = letter.utf8
+        guard bytes.count == 1, let byte = bytes.first, byte >= 0x61, byte <= 0x7A else { return letterKeys.count - 1 }
+        return Int(byte - 0x61)
+    }
 
     /// The label shown for a letter key.
     static func label(forLetter key: String) -> String {

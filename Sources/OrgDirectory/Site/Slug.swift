@@ -107,9 +107,20 @@ public enum Slug {
 
     /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and platforms.
     static func idHash(_ id: String, length: Int) -> String {
-        let hex = String(idHashValue(id), radix: 16)
-        let padded = String(repeating: "0", count: 16 - hex.count) + hex
-        return String(padded.prefix(length))
+        hexPrefix(idHashValue(id), length: length)
+    }
+
+    /// The first `length` (at most 16) of the 16 lowercase hex digits of `value`, written as bytes: every
+    /// person's slug takes one, and formatting through `String(_:radix:)` and padding was several allocations each.
+    static func hexPrefix(_ value: UInt64, length: Int) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        let count = min(max(length, 0), 16)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for position in 0..<count {
+                buffer[position] = digits[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
+            }
+            return count
+        }
     }
 
     /// The number `idHash` writes in hex (its first six digits are the top 24 bits).
@@ -137,7 +148,11 @@ public enum Slug {
 
     /// The ordinary slug from a `namePart` already worked out.
     static func ordinary(namePart: String, id: String) -> String {
-        namePart + "-" + idHash(id, length: hashLength)
+        var slug = namePart
+        slug.reserveCapacity(namePart.utf8.count + 1 + hashLength)
+        slug += "-"
+        slug += idHash(id, length: hashLength)
+        return slug
     }
 
     /// Cyrillic and Greek letters (after folding) to ASCII, so such names still get readable slugs.

@@ -58,6 +58,17 @@ struct SiteFoldingTests {
         #expect(SearchFolding.indexTokens("Jürgen Müller") == ["juergen", "jurgen", "mueller", "muller"])
     }
 
+    @Test("an id's hash is written as the leading hex digits of all sixteen, zeros kept")
+    func hexPrefix() {
+        for value: UInt64 in [0, 1, 0xabc, 0x0123_4567_89ab_cdef, .max, Slug.idHashValue("some-id")] {
+            let hex = String(value, radix: 16)
+            let padded = String(repeating: "0", count: 16 - hex.count) + hex
+            for length in [0, 1, 6, 16] {
+                #expect(Slug.hexPrefix(value, length: length) == String(padded.prefix(length)))
+            }
+        }
+    }
+
     @Test("query words join apostrophes and keep both variants")
     func queryWords() {
         let words = SearchFolding.queryWords("o'brien Jürgen")

@@ -5,6 +5,8 @@
 #
 #   Benchmarks/compare-sites.sh OLD_ORGDIR NEW_ORGDIR [PEOPLE=5000]
 #   COMPARE_NIGHTLIES=3 Benchmarks/compare-sites.sh OLD NEW   # then three nightly rebuilds each, 1% changed
+#   (each nightly's GNU time is printed: A and B run one after the other on the same changes, so the later nights
+#   are an interleaved A/B of the nightly; the first has no spare site yet)
 #
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
@@ -26,14 +28,15 @@ done
 for round in $(seq 1 "${COMPARE_NIGHTLIES:-0}"); do
   curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $((500 + round))}" \
     "$base/_sandbox/changes" > /dev/null
-  "$first" build --config "$dir/A.plist" > /dev/null
-  "$second" build --config "$dir/B.plist" > /dev/null
+  /usr/bin/time -f "night $round A: %e s wall, %U s user, %S s sys, %M KB peak" "$first" build --config "$dir/A.plist" > /dev/null
+  /usr/bin/time -f "night $round B: %e s wall, %U s user, %S s sys, %M KB peak" "$second" build --config "$dir/B.plist" > /dev/null
 done
 python3 - "$dir/OutA" "$dir/OutB" <<'PY'
 import collections, os, re, sys
 a, b = sys.argv[1], sys.argv[2]
 # Stamps, and the names of nights (snapshot times: the two sides' runs are seconds apart).
-stamp = re.compile(rb"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ| \d\d:\d\d UTC|T\d\d-\d\d-\d\dZ(-\d+)?)|urn:uuid:[0-9a-f-]+")
+# (Markdown escapes the colon of "07\:40 UTC".)
+stamp = re.compile(rb"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ| \d\d\\?:\d\d UTC|T\d\d-\d\d-\d\dZ(-\d+)?)|urn:uuid:[0-9a-f-]+")
 night = re.compile(r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(-\d+)?")
 def files(root):
     found = collections.defaultdict(list)

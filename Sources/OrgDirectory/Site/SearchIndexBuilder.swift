@@ -340,10 +340,12 @@ struct SearchIndexBuilder {
             for index in list {
                 if body.count > 1 { body.append(0x2C) }
                 body.append(0x5B)
-                body.append(contentsOf: String(index - previous).utf8)
-                body += [0x2C, 0x22]
+                DecimalBytes.append(index - previous, to: &body)
+                body.append(0x2C)
+                body.append(0x22)
                 body.append(contentsOf: (digitsByIndex[index] ?? "").utf8)
-                body += [0x22, 0x5D]
+                body.append(0x22)
+                body.append(0x5D)
                 previous = index
             }
             body.append(0x5D)
@@ -380,17 +382,21 @@ struct SearchIndexBuilder {
 
     /// Postings as `[[d,d,…],[…],[…]]` with each list delta-encoded (first value absolute).
     static func encode(_ lists: [[Int]]) -> String {
-        "["
-            + lists.map { list in
-                var previous = 0
-                var parts: [String] = []
-                parts.reserveCapacity(list.count)
-                for value in list {
-                    parts.append(String(value - previous))
-                    previous = value
-                }
-                return "[" + parts.joined(separator: ",") + "]"
-            }.joined(separator: ",") + "]"
+        var bytes: [UInt8] = [0x5B]
+        bytes.reserveCapacity(8 + lists.reduce(0) { $0 + 2 * $1.count + 3 })
+        for (number, list) in lists.enumerated() {
+            if number > 0 { bytes.append(0x2C) }
+            bytes.append(0x5B)
+            var previous = 0
+            for (position, value) in list.enumerated() {
+                if position > 0 { bytes.append(0x2C) }
+                DecimalBytes.append(value - previous, to: &bytes)
+                previous = value
+            }
+            bytes.append(0x5D)
+        }
+        bytes.append(0x5D)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func jsonp(_ kind: String, _ id: String, _ body: String) -> String {

@@ -85,7 +85,8 @@ enum SiteExports {
                 first = false
                 appendCSVField(person.user.extra[key] ?? "", to: &out.bytes)
             }
-            out.bytes += [0x0D, 0x0A]
+            out.bytes.append(0x0D)
+            out.bytes.append(0x0A)
             try out.flushIfFull()
         }
         try out.flush()

@@ -23,7 +23,8 @@ enum VCard {
         card.line("FN:", text(user.displayName))
         card.line("N:", text(user.surname ?? ""), ";", text(user.givenName ?? ""), ";;;")
         if user.companyName != nil || user.department != nil {
-            card.line("ORG:", text(user.companyName ?? ""), user.department.map { ";" + text($0) } ?? "")
+            card.line(
+                "ORG:", text(user.companyName ?? ""), user.department == nil ? "" : ";", text(user.department ?? ""))
         }
         if let title = user.jobTitle { card.line("TITLE:", text(title)) }
         if let mail = user.mail { card.line("EMAIL;TYPE=work:", text(mail)) }
@@ -52,21 +53,34 @@ enum VCard {
             bytes.reserveCapacity(512)
         }
 
-        /// Appends the line made of `parts` (no array of parts: a line is at most six pieces).
+        /// Appends the line made of the parts (a line is at most six pieces). Each part is appended on its own:
+        /// gathering them in an array first allocated one per line, a dozen per card, and the `people.vcf` export
+        /// makes a card for everyone.
         mutating func line(
             _ first: String, _ second: String = "", _ third: String = "", _ fourth: String = "", _ fifth: String = "",
             _ sixth: String = ""
         ) {
             let start = bytes.count
-            for part in [first, second, third, fourth, fifth, sixth] where !part.isEmpty {
-                bytes.append(contentsOf: part.utf8)
-            }
+            append(first)
+            append(second)
+            append(third)
+            append(fourth)
+            append(fifth)
+            append(sixth)
             if bytes.count - start > 75 {
                 let line = Array(bytes[start...])
                 bytes.removeSubrange(start...)
                 bytes += VCard.fold(line)
             }
-            bytes += [0x0D, 0x0A]
+            bytes.append(0x0D)
+            bytes.append(0x0A)
+        }
+
+        /// The UTF-8 of `part`, copied as one block where the string stores it contiguously (native strings do).
+        private mutating func append(_ part: String) {
+            guard !part.isEmpty else { return }
+            let copied: Void? = part.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+            if copied == nil { bytes.append(contentsOf: part.utf8) }
         }
     }
 

@@ -311,3 +311,62 @@ struct RenderFingerprintFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
     }
 }
+
+@Suite("Render fingerprint input")
+struct RenderFingerprintInputTests {
+    static let full = User(
+        id: "id-1", userPrincipalName: "ada@contoso.com", displayName: "Ada Lovelace", givenName: "Ada",
+        surname: "Lovelace", mail: "ada@contoso.com", businessPhones: ["+1 555 0100", "+1 555 0101"],
+        mobilePhone: "+1 555 0199", jobTitle: "Analyst", department: "Engines", officeLocation: "London",
+        companyName: "Contoso", accountEnabled: true, userType: "Member", employeeId: "E1", preferredLanguage: "en-GB",
+        manager: ManagerReference(id: "m-1", displayName: "Charles Babbage"), extra: ["b": "2", "a": "1"])
+
+    static func fingerprint(_ user: User) -> RenderFingerprint {
+        var input = FingerprintInput()
+        input.add(user: user)
+        return input.fingerprint
+    }
+
+    @Test("the fingerprint reads every stored property of a user: a new field must be added to it")
+    func everyFieldCounted() {
+        #expect(Mirror(reflecting: Self.full).children.count == User.fingerprintFieldCount)
+    }
+
+    @Test("changing, clearing or moving any one field changes a user's fingerprint")
+    func everyFieldChangesIt() {
+        let variants: [(String, (inout User) -> Void)] = [
+            ("id", { $0.id = "id-2" }), ("upn", { $0.userPrincipalName = "x@contoso.com" }),
+            ("name", { $0.displayName = "Ada King" }), ("given", { $0.givenName = nil }),
+            ("surname", { $0.surname = "King" }), ("mail", { $0.mail = nil }),
+            ("phones", { $0.businessPhones = ["+1 555 0100"] }),
+            ("phone moved", { $0.businessPhones = ["+1 555 01", "00+1 555 0101"] }),
+            ("mobile", { $0.mobilePhone = nil }), ("title", { $0.jobTitle = "Engineer" }),
+            ("department", { $0.department = nil }), ("office", { $0.officeLocation = "Paris" }),
+            ("company", { $0.companyName = nil }), ("enabled", { $0.accountEnabled = false }),
+            ("enabled unknown", { $0.accountEnabled = nil }), ("type", { $0.userType = "Guest" }),
+            ("employee", { $0.employeeId = nil }), ("language", { $0.preferredLanguage = "fr" }),
+            ("manager", { $0.manager = nil }), ("manager id", { $0.manager?.id = "m-2" }),
+            ("manager name", { $0.manager?.displayName = nil }), ("extra value", { $0.extra["a"] = "3" }),
+            ("extra key", { $0.extra = ["a": "1", "c": "2"] }), ("extra gone", { $0.extra = [:] }),
+            (
+                "value moved between fields",
+                {
+                    $0.givenName = "Ada Lovelace"; $0.surname = nil
+                }
+            ),
+        ]
+        let original = Self.fingerprint(Self.full)
+        var seen: Set<RenderFingerprint> = [original]
+        for (name, change) in variants {
+            var user = Self.full
+            change(&user)
+            let changed = Self.fingerprint(user)
+            #expect(changed != original, "\(name)")
+            seen.insert(changed)
+        }
+        #expect(seen.count == variants.count + 1, "every variant gives its own fingerprint")
+        var reordered = Self.full
+        reordered.extra = ["a": "1", "b": "2"]
+        #expect(Self.fingerprint(reordered) == original, "the extra properties' order does not matter")
+    }
+}

@@ -121,6 +121,23 @@ struct SiteSearchIndexTests {
             if query != "a" { #expect((positions?.count ?? 0) > 0, "\(query) finds someone") }
         }
     }
+
+    @Test("postings and numbers are written as decimal bytes, as String(_:) writes them")
+    func decimalBytes() {
+        for value in [0, 7, 9, 10, 99, 100, 12_345, -1, -907, Int.max, Int.min] {
+            var bytes: [UInt8] = [0x5B]
+            DecimalBytes.append(value, to: &bytes)
+            #expect(bytes == [0x5B] + Array(String(value).utf8))
+        }
+        let lists = [[3, 5, 105], [], [0, 1_000_000]]
+        let expected =
+            "["
+            + lists.map { list in
+                "[" + zip(list, [0] + list).map { String($0 - $1) }.joined(separator: ",") + "]"
+            }.joined(separator: ",") + "]"
+        #expect(SearchIndexBuilder.encode(lists) == expected)
+        #expect(SearchIndexBuilder.encode([]) == "[]")
+    }
 }
 
 /// A large synthetic directory with international names, for budget and speed checks.

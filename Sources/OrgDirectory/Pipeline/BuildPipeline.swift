@@ -46,6 +46,11 @@ public struct BuildPipeline: Sendable {
             throw .state(error.errorDescription ?? "\(error)")
         }
 
+        // The run before's search tokens are read while the run signs in and syncs: only a run with a snapshot
+        // to build on has any worth reading.
+        let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
+        let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
+        async let searchTokens = previous == nil ? nil : tokenStore.load(context: tokenContext)
         let (tokens, sync) = try makeSync(settings)
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
@@ -110,7 +115,7 @@ public struct BuildPipeline: Sendable {
         do {
             counts = try await renderAndPublish(
                 people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
-                publisher: publisher, clock: &clock)
+                searchTokens: (await searchTokens, tokenStore, tokenContext), publisher: publisher, clock: &clock)
         } catch {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
@@ -274,8 +279,9 @@ public struct BuildPipeline: Sendable {
     /// first build prerendered people into while it fetched.
     private func renderAndPublish(
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
-        early: (staging: StagingDirectory, people: PrerenderedPeople)?, publisher: SitePublisher,
-        clock: inout StageClock
+        early: (staging: StagingDirectory, people: PrerenderedPeople)?,
+        searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
+        publisher: SitePublisher, clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: publisher.output)
@@ -297,7 +303,7 @@ public struct BuildPipeline: Sendable {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
-                prerendered: early?.people, to: staging)
+                prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -327,7 +333,17 @@ public struct BuildPipeline: Sendable {
                         + "the next run renders every page")
             }
         }
-        clock.lap("render fingerprints save")
+        if let cache = report.searchTokens {
+            do {
+                try searchTokens.store.save(cache, context: searchTokens.context)
+            } catch {
+                logger.debug("the search tokens could not be kept for the next run: \(error.localizedDescription)")
+            }
+        } else {
+            searchTokens.store.clear()
+        }
+        logger.debug("search tokens: \(report.peopleTokenized) people tokenized, the rest from the run before")
+        clock.lap("render fingerprints and search tokens save")
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,

@@ -23,6 +23,10 @@ struct SearchIndexBuilder {
     var shardTarget = 32 * 1024
     /// People per record chunk.
     var chunkSize = 32
+    /// The run before's tokens (see `SearchTokenCache`): people whose record digest matches are not tokenized.
+    var tokenCache: SearchTokenCache?
+    /// Whether `tokenShards` hands back everyone's tokens for the next run.
+    var keepsTokenCache = false
 
     /// One file of search data.
     struct File {
@@ -42,19 +46,30 @@ struct SearchIndexBuilder {
     func files<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
-        let leaves = try tokenShards(for: directory, emit: emit)
+        let leaves = try tokenShards(for: directory, emit: emit).leaves
         let digitSizes = try phoneShards(directory, emit: emit)
         try recordChunks(for: directory, emit: emit)
         try emit(manifest(people: directory.people.count, leaves: leaves, digits: digitSizes))
     }
 
-    /// The token shards, handed to `emit`; returns each shard's manifest entry.
+    /// What `tokenShards` made besides the files.
+    struct TokenShards {
+        /// Each shard's manifest entry.
+        var leaves: [String] = []
+        /// Everyone's tokens for the next run, when `keepsTokenCache` and the tokens were numbered.
+        var cache: SearchTokenCache?
+        /// People tokenized here (not numbered early, not taken from `tokenCache`).
+        var tokenized = 0
+    }
+
+    /// The token shards, handed to `emit`; returns each shard's manifest entry and the tokens for the next run.
     func tokenShards<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
-    ) throws(Failure) -> [String] {
-        let postings = tokenPostings(directory).mapValues(Self.encode)
+    ) throws(Failure) -> TokenShards {
+        let numbered = numberedPostings(directory)
+        var made = TokenShards(cache: numbered.cache, tokenized: numbered.tokenized)
+        let postings = numbered.postings.mapValues(Self.encode)
         let leaves = shardLeaves(postings)
-        var manifestLeaves: [String] = []
         for (number, leaf) in leaves.enumerated() {
             // An array of [token, postings] pairs, not an object: a token such as "__proto__" must stay data.
             var body = "["
@@ -64,10 +79,10 @@ struct SearchIndexBuilder {
             }
             body += "]"
             try emit(File(path: "search/t/\(number).js", text: Self.jsonp("t", "\(number)", body)))
-            manifestLeaves.append(
+            made.leaves.append(
                 "[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(body.utf8.count)]")
         }
-        return manifestLeaves
+        return made
     }
 
     /// The display records, `chunkSize` people a file, handed to `emit`.
@@ -113,11 +128,24 @@ struct SearchIndexBuilder {
     /// People whose tokens were numbered while the build fetched (`SiteDirectory.searchTokens`) are added by
     /// number; the others are tokenized here and numbered in the same table.
     func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
+        numberedPostings(directory).postings
+    }
+
+    /// `tokenPostings`, with the tokens of people whose record digest is the one in `tokenCache` taken from it,
+    /// and everyone's tokens handed back for the next run when `keepsTokenCache`; `tokenized` counts the people
+    /// tokenized here.
+    func numberedPostings(_ directory: SiteDirectory) -> (
+        postings: [String: [[Int]]], cache: SearchTokenCache?, tokenized: Int
+    ) {
         let numberedEarly = directory.searchTokens.contains { $0 != nil }
         guard numberedEarly || directory.people.count <= Self.numberingLimit else {
-            return postingsByToken(directory)
+            return (postingsByToken(directory), nil, directory.people.count)
         }
-        var table = directory.tokenTable
+        // Cached numbers are in the cache's table, early ones in the directory's: never both.
+        let reusable = numberedEarly ? nil : tokenCache?.indexed()
+        var table = reusable?.table ?? directory.tokenTable
+        var kept = keepsTokenCache ? SearchTokenCache.Builder(capacity: directory.people.count) : nil
+        var tokenized = 0
         var byNumber: [[[Int]]] = Array(repeating: [[], [], []], count: table.count)
         var cache: [String: [UInt32]] = [:]
         var packed: [UInt32] = []
@@ -130,15 +158,25 @@ struct SearchIndexBuilder {
             }
         }
         for index in directory.people.indices {
+            let user = directory.people[index].user
+            let key = kept != nil || reusable != nil ? SearchTokenCache.key(of: user) : nil
             if let early = directory.searchTokens[index] {
                 post(early, at: index)
+                if let key { kept?.add(id: user.id, key: key, tokens: early) }
                 continue
             }
-            Self.packTokens(of: directory.people[index].user, table: &table, cache: &cache, into: &packed)
+            if let key, let known = reusable?.entry(for: user.id), known.key == key {
+                post(known.tokens, at: index)
+                kept?.add(id: user.id, key: key, tokens: known.tokens)
+                continue
+            }
+            Self.packTokens(of: user, table: &table, cache: &cache, into: &packed)
+            tokenized += 1
             if table.count > byNumber.count {
                 byNumber.append(contentsOf: repeatElement([[], [], []], count: table.count - byNumber.count))
             }
             post(packed, at: index)
+            if let key { kept?.add(id: user.id, key: key, tokens: packed) }
         }
         var postings: [String: [[Int]]] = [:]
         postings.reserveCapacity(byNumber.count)
@@ -146,7 +184,7 @@ struct SearchIndexBuilder {
             // Tokens of people numbered early but not on the site (a local rule) have no postings: left out.
             postings[table.strings[number]] = lists
         }
-        return postings
+        return (postings, kept?.cache(numberedIn: table), tokenized)
     }
 
     /// `tokenPostings` for a large directory whose people all need tokenizing here.

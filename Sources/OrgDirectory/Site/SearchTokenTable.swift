@@ -3,7 +3,7 @@
 /// A first build works out everyone's search tokens while it fetches (see `EarlyPreparation`); held as strings
 /// they cost about 500 bytes a person, which took a 100,000-person build past its memory budget. Numbered, a
 /// person's list is an array of `UInt32` with the match class in the low two bits.
-struct SearchTokenTable: Sendable {
+struct SearchTokenTable: Sendable, Equatable {
     /// Token text by number.
     private(set) var strings: [String] = []
     private var numbers: [String: UInt32] = [:]

@@ -9,6 +9,9 @@ struct SiteRenderJob: Sendable {
     let stamp: SiteStamp
     /// The retained change history, for `changes.html`, the feed and the person pages' history sections.
     let history: SiteHistory
+    /// The run before's search tokens (see `SearchTokenCache`), and whether to hand everyone's back.
+    var tokenCache: SearchTokenCache? = nil
+    var keepsTokenCache = false
 
     // MARK: - Person pages
 
@@ -174,6 +177,9 @@ struct SiteRenderJob: Sendable {
         var paths: [String] = []
         var leaves: [String] = []
         var digits: [(key: String, value: Int)] = []
+        /// The token part's tokens for the next run, and how many people it tokenized.
+        var tokenCache: SearchTokenCache?
+        var tokenized = 0
     }
 
     /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
@@ -181,12 +187,16 @@ struct SiteRenderJob: Sendable {
     /// single task, and the token shards alone are most of it.
     func renderSearch(_ part: SearchPart, to output: some SiteOutput) throws(SiteError) -> SearchPiece {
         var piece = SearchPiece()
-        let builder = SearchIndexBuilder()
+        var builder = SearchIndexBuilder()
+        builder.tokenCache = tokenCache
+        builder.keepsTokenCache = keepsTokenCache
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.text, file.path, output, &piece.paths)
         }
         switch part {
-        case .tokens: piece.leaves = try builder.tokenShards(for: directory, emit: emit)
+        case .tokens:
+            let made = try builder.tokenShards(for: directory, emit: emit)
+            (piece.leaves, piece.tokenCache, piece.tokenized) = (made.leaves, made.cache, made.tokenized)
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
         case .records: try builder.recordChunks(for: directory, emit: emit)
         }

@@ -40,17 +40,19 @@ public struct SiteRenderer: Sendable {
     /// the earlier site `output` starts as (a recycled staging folder): people whose fingerprint matches it too
     /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
-    /// cannot afford to hold.
+    /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
+    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
-        to output: some SiteOutput
+        searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
-            history: SiteHistory(history, hiding: options.hideFields))
+            history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
+            keepsTokenCache: keepingSearchTokens)
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
@@ -154,6 +156,10 @@ public struct SiteRenderer: Sendable {
         report.peopleRendered = site == nil ? directory.people.count : people.rendered
         report.peopleReused = people.reused
         report.peoplePrerendered = people.prerendered
+        // The token part ran only in the concurrent layout; otherwise everyone was tokenized.
+        report.peopleTokenized =
+            searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
+        report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints))

@@ -18,6 +18,11 @@ public struct SiteReport: Sendable, Equatable {
     public var peoplePrerendered: Int = 0
     /// Every person's render fingerprint, for the next run; nil when the render was not asked to keep them.
     public var fingerprints: RenderFingerprints?
+    /// People whose search tokens were worked out by this render (the others were numbered while the build
+    /// fetched or taken from the run before's `SearchTokenCache`).
+    public var peopleTokenized: Int = 0
+    /// Everyone's search tokens for the next run, when asked for and the directory is small enough to number them.
+    public var searchTokens: SearchTokenCache?
 
     public init(
         filesWritten: Int = 0, people: Int = 0, searchShards: Int = 0, departments: Int = 0, paths: [String] = []

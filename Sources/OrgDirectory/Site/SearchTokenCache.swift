@@ -1,0 +1,218 @@
+/// Every person's search tokens as the run before numbered them, by id, each with a digest of the record they were
+/// made from: a nightly run tokenizes only the people whose record changed.
+///
+/// Why: tokenizing a hundred thousand people (folding and splitting every name, address, title and office) was the
+/// largest single piece of a nightly run that publishes 1% of them changed. A person's tokens depend on their record
+/// (after hiding) and on the tokenizer alone, so the run keeps them beside its snapshot, in the state folder, and
+/// the next run takes a person's tokens from there when the digest of their record is the one stored. The cache
+/// names the orgdir version, the build and the hidden fields it was made with (`context`): any other run ignores it.
+public struct SearchTokenCache: Sendable, Equatable {
+    /// One person's tokens, numbered in `table` and packed as `SearchTokenTable.pack` packs them.
+    struct Entry: Sendable, Equatable {
+        let key: RenderFingerprint
+        let tokens: [UInt32]
+    }
+
+    /// Numbers the tokens of every entry; only tokens someone has are kept.
+    let table: SearchTokenTable
+    /// People's ids and their entries, in the order they were collected.
+    let ids: [String]
+    let entries: [Entry]
+    /// Position in `entries` by id: made when a cache is read (the next run looks people up), not when one is
+    /// collected to be written (a dictionary of everyone nobody would read).
+    private let positions: [String: Int]
+
+    init(table: SearchTokenTable, ids: [String], entries: [Entry], indexed: Bool) {
+        self.table = table
+        self.ids = ids
+        self.entries = entries
+        var positions: [String: Int] = [:]
+        if indexed {
+            positions.reserveCapacity(ids.count)
+            for (position, id) in ids.enumerated() { positions[id] = position }
+        }
+        self.positions = positions
+    }
+
+    /// This cache, ready for `entry(for:)` (a cache that was read already is).
+    func indexed() -> SearchTokenCache {
+        positions.count == ids.count ? self : SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
+    }
+
+    /// The entry of the person with `id`, in an `indexed()` cache.
+    func entry(for id: String) -> Entry? {
+        positions[id].map { entries[$0] }
+    }
+
+    public static func == (lhs: SearchTokenCache, rhs: SearchTokenCache) -> Bool {
+        lhs.table == rhs.table && lhs.ids == rhs.ids && lhs.entries == rhs.entries
+    }
+
+    /// The digest `entries` are checked with: every field of the record (after hiding), as the render fingerprint
+    /// reads it. A change to a field the search does not index only costs that person a tokenizing.
+    static func key(of user: User) -> RenderFingerprint {
+        var input = FingerprintInput()
+        input.add(user: user)
+        return input.fingerprint
+    }
+
+    /// What a cache must have been made with to be used by a run hiding `hidden`: the format, orgdir's version and
+    /// build (the tokenizer is part of them) and the hidden fields.
+    static func context(hiding hidden: Set<String>) -> RenderFingerprint {
+        var input = FingerprintInput()
+        input.add("orgdir-search-tokens/1")
+        input.add(OrgDirVersion.current)
+        input.add(ExecutableIdentity.current)
+        input.add(hidden.sorted().joined(separator: "\n"))
+        return input.fingerprint
+    }
+}
+
+extension SearchTokenCache {
+    /// Collects a render's tokens for the next run: everyone's, in any order, numbered in one table.
+    struct Builder {
+        private var ids: [String] = []
+        private var keys: [RenderFingerprint] = []
+        private var tokens: [[UInt32]] = []
+
+        init(capacity: Int) {
+            ids.reserveCapacity(capacity)
+            keys.reserveCapacity(capacity)
+            tokens.reserveCapacity(capacity)
+        }
+
+        mutating func add(id: String, key: RenderFingerprint, tokens packed: [UInt32]) {
+            ids.append(id)
+            keys.append(key)
+            tokens.append(packed)
+        }
+
+        /// The cache, with the tokens of `table` nobody has left out and the rest numbered again in order of first
+        /// use (a table carried from night to night would otherwise keep every token anyone ever had).
+        func cache(numberedIn table: SearchTokenTable) -> SearchTokenCache {
+            var renumbered: [UInt32?] = Array(repeating: nil, count: table.count)
+            var compact = SearchTokenTable()
+            var entries: [Entry] = []
+            entries.reserveCapacity(ids.count)
+            for (position, packed) in tokens.enumerated() {
+                let mapped = packed.map { entry -> UInt32 in
+                    let (number, matchClass) = SearchTokenTable.unpack(entry)
+                    let new: UInt32
+                    if let known = renumbered[number] {
+                        new = known
+                    } else {
+                        new = compact.number(table.strings[number])
+                        renumbered[number] = new
+                    }
+                    return new << 2 | UInt32(matchClass)
+                }
+                entries.append(Entry(key: keys[position], tokens: mapped))
+            }
+            return SearchTokenCache(table: compact, ids: ids, entries: entries, indexed: false)
+        }
+    }
+}
+
+// MARK: - File format
+
+extension SearchTokenCache {
+    private static let magic = Array("orgdir-search-tokens\n".utf8)
+
+    /// The cache as bytes: a header line, the context digest, the tokens, then each person (id, key, tokens) in the
+    /// order collected (display order: sorting a hundred thousand ids cost more than the rest of the file).
+    /// Numbers are 32-bit little-endian; strings are length-prefixed.
+    func encode(context: RenderFingerprint) -> [UInt8] {
+        var out = Self.magic
+        out.reserveCapacity(64 + table.count * 12 + entries.count * 120)
+        Self.append(context.high, to: &out)
+        Self.append(context.low, to: &out)
+        Self.append(UInt32(table.count), to: &out)
+        for token in table.strings { Self.append(token, to: &out) }
+        Self.append(UInt32(entries.count), to: &out)
+        for (id, entry) in zip(ids, entries) {
+            Self.append(id, to: &out)
+            Self.append(entry.key.high, to: &out)
+            Self.append(entry.key.low, to: &out)
+            Self.append(UInt32(entry.tokens.count), to: &out)
+            for token in entry.tokens { Self.append(token, to: &out) }
+        }
+        return out
+    }
+
+    /// The cache in `bytes` when they are whole and were made in `context`; nil for anything else (another
+    /// version, other hidden fields, a file cut short or damaged).
+    static func decode(_ bytes: [UInt8], context: RenderFingerprint) -> SearchTokenCache? {
+        var reader = Reader(bytes: bytes)
+        guard reader.take(magic.count).elementsEqual(magic),
+            let high: UInt64 = reader.number(), let low: UInt64 = reader.number(),
+            RenderFingerprint(high: high, low: low) == context,
+            let tokenCount: UInt32 = reader.number()
+        else { return nil }
+        var table = SearchTokenTable()
+        for _ in 0..<tokenCount {
+            guard let token = reader.string() else { return nil }
+            guard table.number(token) == UInt32(table.count - 1) else { return nil }  // a token twice: damaged
+        }
+        guard let personCount: UInt32 = reader.number() else { return nil }
+        guard Int(personCount) <= reader.remaining / 24 else { return nil }  // id length, key and count at least
+        var ids: [String] = []
+        var entries: [Entry] = []
+        ids.reserveCapacity(Int(personCount))
+        entries.reserveCapacity(Int(personCount))
+        for _ in 0..<personCount {
+            guard let id = reader.string(), let high: UInt64 = reader.number(), let low: UInt64 = reader.number(),
+                let count: UInt32 = reader.number(), Int(count) <= reader.remaining / 4
+            else { return nil }
+            var tokens: [UInt32] = []
+            tokens.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                guard let token: UInt32 = reader.number(), Int(token >> 2) < table.count, token & 3 < 3 else {
+                    return nil
+                }
+                tokens.append(token)
+            }
+            ids.append(id)
+            entries.append(Entry(key: RenderFingerprint(high: high, low: low), tokens: tokens))
+        }
+        guard reader.remaining == 0 else { return nil }
+        return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
+    }
+
+    private static func append<Number: FixedWidthInteger>(_ value: Number, to out: inout [UInt8]) {
+        var value = value.littleEndian
+        withUnsafeBytes(of: &value) { out.append(contentsOf: $0) }
+    }
+
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        append(UInt32(text.utf8.count), to: &out)
+        out.append(contentsOf: text.utf8)
+    }
+
+    /// Reads the format's numbers and strings, refusing to read past the end.
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var remaining: Int { bytes.count - offset }
+
+        mutating func take(_ count: Int) -> ArraySlice<UInt8> {
+            guard count >= 0, count <= remaining else { return [] }
+            defer { offset += count }
+            return bytes[offset..<(offset + count)]
+        }
+
+        mutating func number<Number: FixedWidthInteger>() -> Number? {
+            let size = MemoryLayout<Number>.size
+            guard remaining >= size else { return nil }
+            var value: Number = 0
+            for index in 0..<size { value |= Number(bytes[offset + index]) << (8 * index) }
+            offset += size
+            return value
+        }
+
+        mutating func string() -> String? {
+            guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
+            return String(validating: take(Int(length)), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A nightly run takes unchanged people's search tokens from the run before: the index it makes must be the one a
+/// run tokenizing everyone makes, and a cache that does not fit must never be used.
+@Suite("Search token cache")
+struct SearchTokenCacheTests {
+    static let context = SearchTokenCache.context(hiding: [])
+
+    /// Night one's people, and night two's: three with a new title, two gone, one new.
+    static func nights() -> (first: [User], second: [User]) {
+        let first = SiteBenchmarkDirectory.users(count: 3_000)
+        var second = first
+        for index in [5, 500, 2_500] { second[index].jobTitle = "Chief Kite Flyer \(index)" }
+        second.remove(at: 2_000)
+        second.remove(at: 1_000)
+        second.append(
+            User(
+                id: "zz-new", userPrincipalName: "new@contoso.com", displayName: "Quetzalli Newcomb", surname: "Newcomb"
+            ))
+        return (first, second)
+    }
+
+    static func tokens(
+        _ users: [User], reusing cache: SearchTokenCache?
+    ) -> (postings: [String: [[Int]]], cache: SearchTokenCache?, tokenized: Int) {
+        var builder = SearchIndexBuilder()
+        builder.tokenCache = cache
+        builder.keepsTokenCache = true
+        return builder.numberedPostings(SiteDirectory(users: users, hiding: []))
+    }
+
+    @Test("only changed and new people are tokenized, and the postings equal those of tokenizing everyone")
+    func reusesUnchanged() throws {
+        let (first, second) = Self.nights()
+        let night1 = Self.tokens(first, reusing: nil)
+        #expect(night1.tokenized == first.count)
+        let stored = try #require(night1.cache)
+        let read = try #require(SearchTokenCache.decode(stored.encode(context: Self.context), context: Self.context))
+        #expect(read == stored)
+        let night2 = Self.tokens(second, reusing: read)
+        #expect(night2.tokenized == 4)
+        #expect(night2.postings == SearchIndexBuilder().tokenPostings(SiteDirectory(users: second, hiding: [])))
+        let next = try #require(night2.cache)
+        #expect(next.entries.count == second.count)
+        // The table is compacted: every token kept is someone's.
+        let used = Set(next.entries.flatMap { $0.tokens.map { SearchTokenTable.unpack($0).number } })
+        #expect(used.count == next.table.count)
+        #expect(Set(next.table.strings) == Set(night2.postings.keys))
+    }
+
+    @Test("a cached entry whose record digest differs is tokenized again, not used")
+    func staleEntryIgnored() throws {
+        let (first, _) = Self.nights()
+        let stored = try #require(Self.tokens(first, reusing: nil).cache)
+        var changed = first
+        changed[42].department = "Kites"
+        changed[43].mail = nil
+        let night = Self.tokens(changed, reusing: stored)
+        #expect(night.tokenized == 2)
+        #expect(night.postings == SearchIndexBuilder().tokenPostings(SiteDirectory(users: changed, hiding: [])))
+    }
+
+    @Test("a cache made in another context, cut short or damaged is not read")
+    func refusesWhatDoesNotFit() throws {
+        let stored = try #require(Self.tokens(Array(Self.nights().first.prefix(200)), reusing: nil).cache)
+        let bytes = stored.encode(context: Self.context)
+        #expect(SearchTokenCache.decode(bytes, context: Self.context) == stored)
+        #expect(SearchTokenCache.decode(bytes, context: SearchTokenCache.context(hiding: ["mail"])) == nil)
+        for cut in [0, 10, bytes.count / 2, bytes.count - 1] {
+            #expect(SearchTokenCache.decode(Array(bytes.prefix(cut)), context: Self.context) == nil)
+        }
+        #expect(SearchTokenCache.decode(bytes + [0], context: Self.context) == nil)
+        // A person's token pointing past the table.
+        var damaged = bytes
+        damaged.replaceSubrange((damaged.count - 4)..., with: [0xFF, 0xFF, 0xFF, 0x0F])
+        #expect(SearchTokenCache.decode(damaged, context: Self.context) == nil)
+    }
+
+    @Test("a render reusing the run before's tokens writes the same search files as one tokenizing everyone")
+    func renderWithCacheEqualsWithout() async throws {
+        let (first, second) = Self.nights()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let renderer = try SiteRenderer(options: SiteOptions())
+        let when = Date(timeIntervalSince1970: 1_763_000_000)
+        let night1 = try await renderer.render(
+            first, generatedAt: when, keepingSearchTokens: true,
+            to: DirectorySiteOutput(root: root.appendingPathComponent("one")))
+        let cache = try #require(night1.searchTokens)
+        var folders: [URL] = []
+        for (name, reused) in [("cached", cache), ("fresh", nil)] as [(String, SearchTokenCache?)] {
+            let folder = root.appendingPathComponent(name)
+            let report = try await renderer.render(
+                second, generatedAt: when, searchTokens: reused, keepingSearchTokens: true,
+                to: DirectorySiteOutput(root: folder))
+            #expect(report.peopleTokenized == (reused == nil ? second.count : 4))
+            folders.append(folder.appendingPathComponent("search"))
+        }
+        let cached = try SiteRenderReuseTests.Nightly.files(in: folders[0])
+        #expect(cached.count > 10)
+        #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[1])))
+    }
+}

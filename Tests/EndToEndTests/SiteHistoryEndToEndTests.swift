@@ -162,8 +162,12 @@ struct SiteHistoryEndToEndTests {
             #expect(first["peopleRendered"] as? Int == 40 && first["peopleReused"] as? Int == 0, "\(first)")
             let fingerprints = workspace.state.appendingPathComponent("render-fingerprints.txt")
             #expect(FileManager.default.fileExists(atPath: fingerprints.path))
+            #expect(
+                FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("search-tokens.bin").path)
+            )
             let unchanged = try await build()
             #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
+            #expect(unchanged["peopleTokenized"] as? Int == 0, "everyone's search tokens come from the run before")
 
             // Someone with no reports changes title: their page and their manager's (which lists it) are rendered.
             let everyone = await sandbox.users
@@ -176,6 +180,7 @@ struct SiteHistoryEndToEndTests {
             let expected = changer.managerId == nil ? 1 : 2
             #expect(nightly["peopleRendered"] as? Int == expected, "\(nightly)")
             #expect(nightly["peopleReused"] as? Int == 40 - expected, "\(nightly)")
+            #expect(nightly["peopleTokenized"] as? Int == 1, "only the changer is tokenized: \(nightly)")
 
             // Without the fingerprints everyone is rendered, and every byte comes out as the nightly left it.
             try FileManager.default.removeItem(at: fingerprints)

@@ -160,7 +160,7 @@ public struct BuildPipeline: Sendable {
             output: settings.outputDirectory.path, snapshot: snapshotURL.path,
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
-            peoplePrerendered: counts.peoplePrerendered)
+            peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -342,12 +342,12 @@ public struct BuildPipeline: Sendable {
         } else {
             searchTokens.store.clear()
         }
-        logger.debug("search tokens: \(report.peopleTokenized) people tokenized, the rest from the run before")
         clock.lap("render fingerprints and search tokens save")
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
-            peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered, warnings: warnings)
+            peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
+            peopleTokenized: report.peopleTokenized, warnings: warnings)
     }
 }
 
@@ -360,5 +360,6 @@ struct PublishCounts {
     var peopleRendered: Int
     var peopleReused: Int
     var peoplePrerendered: Int
+    var peopleTokenized: Int
     var warnings: [String]
 }

@@ -25,4 +25,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Of `peopleRendered`, people whose pages were rendered while the fetch was still running (a first build)
     /// and kept because nothing they show changed once everyone had arrived.
     public var peoplePrerendered: Int = 0
+    /// People whose search tokens were worked out this run; the others' came from the run before
+    /// (`search-tokens.bin` in the state folder) or were worked out while a first build fetched.
+    public var peopleTokenized: Int = 0
 }

@@ -534,6 +534,12 @@ def million(root, sandbox):
     output, state = root / "million-out", root / "million-state"
     remove(output, state)
     settings = write_settings(root / "million.plist", sandbox, output, state)
+    # A million-person site is about 3.05 million files: tmpfs's default inode count (half the RAM in pages, about
+    # 3.1 million here) leaves no room for anything else, e.g. a profile's site left in /dev/shm.
+    free = os.statvfs(root).f_favail
+    if free < 3_300_000:
+        big.note = f"only {free:,} free inodes where the site is written; it needs about 3.05 million"
+        log(f"1M: WARNING {big.note} (empty {CONFIG.tmpfs_root.parent} of other sites first)")
     log("1M: orgdir full build")
     big.runs.append(timed([CONFIG.orgdir, "build", "--config", str(settings), "--json"], "million-build",
                           env=orgdir_env(), timeout=5400, sandbox=sandbox))

@@ -337,7 +337,9 @@ public struct BuildPipeline: Sendable {
             do {
                 try searchTokens.store.save(cache, context: searchTokens.context)
             } catch {
-                logger.debug("the search tokens could not be kept for the next run: \(error.localizedDescription)")
+                warnings.append(
+                    "the search tokens could not be saved (\(error.localizedDescription)); the next run tokenizes "
+                        + "everyone")
             }
         } else {
             searchTokens.store.clear()

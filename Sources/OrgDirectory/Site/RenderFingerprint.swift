@@ -27,19 +27,14 @@ struct RenderFingerprint: Hashable, Sendable {
 
     /// 32 lowercase hex digits, as the state file stores it.
     var hex: String {
-        Self.hexDigits(high) + Self.hexDigits(low)
+        HexDigits.string(high) + HexDigits.string(low)
     }
 
     /// `hex`, appended as bytes (the state file holds one per person).
     func appendHex(to bytes: inout [UInt8]) {
-        for value in [high, low] {
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(Self.digitBytes[Int(truncatingIfNeeded: value >> UInt64(shift)) & 0xF])
-            }
-        }
+        HexDigits.append(high, to: &bytes)
+        HexDigits.append(low, to: &bytes)
     }
-
-    private static let digitBytes: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Reads 32 hex digits; nil for anything else.
     /// Reads 32 hex digits (either case) from bytes: a run reads a hundred thousand of them, and making a
@@ -62,11 +57,6 @@ struct RenderFingerprint: Hashable, Sendable {
             }
         }
         self.init(high: words.0, low: words.1)
-    }
-
-    private static func hexDigits(_ value: UInt64) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - text.utf8.count) + text
     }
 }
 

@@ -107,20 +107,7 @@ public enum Slug {
 
     /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and platforms.
     static func idHash(_ id: String, length: Int) -> String {
-        hexPrefix(idHashValue(id), length: length)
-    }
-
-    /// The first `length` (at most 16) of the 16 lowercase hex digits of `value`, written as bytes: every
-    /// person's slug takes one, and formatting through `String(_:radix:)` and padding was several allocations each.
-    static func hexPrefix(_ value: UInt64, length: Int) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        let count = min(max(length, 0), 16)
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            for position in 0..<count {
-                buffer[position] = digits[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
-            }
-            return count
-        }
+        HexDigits.string(idHashValue(id), count: length)
     }
 
     /// The number `idHash` writes in hex (its first six digits are the top 24 bits).

@@ -76,11 +76,8 @@ enum VCard {
             bytes.append(0x0A)
         }
 
-        /// The UTF-8 of `part`, copied as one block where the string stores it contiguously (native strings do).
         private mutating func append(_ part: String) {
-            guard !part.isEmpty else { return }
-            let copied: Void? = part.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-            if copied == nil { bytes.append(contentsOf: part.utf8) }
+            bytes.append(contentsOf: part.utf8)
         }
     }
 

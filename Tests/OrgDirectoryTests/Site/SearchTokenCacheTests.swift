@@ -104,3 +104,31 @@ struct SearchTokenCacheTests {
         #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[1])))
     }
 }
+
+@Suite("Search token cache store")
+struct SearchTokenCacheStoreTests {
+    @Test("the state folder's cache reads back only in the context it was saved in; a failed save leaves none")
+    func storeRoundTripAndFailure() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("token-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = SearchTokenCacheStore(stateDirectory: state)
+        let context = SearchTokenCacheTests.context
+        #expect(store.load(context: context) == nil, "no file: no cache")
+        var builder = SearchIndexBuilder()
+        builder.keepsTokenCache = true
+        let users = Array(SearchTokenCacheTests.nights().first.prefix(50))
+        let cache = try #require(builder.numberedPostings(SiteDirectory(users: users, hiding: [])).cache)
+        try store.save(cache, context: context)
+        #expect(store.load(context: context) == cache)
+        #expect(store.load(context: SearchTokenCache.context(hiding: ["jobTitle"])) == nil)
+        // A save that cannot replace the file (here a folder holding something sits at its name) throws and
+        // leaves no cache behind, so the next run tokenizes everyone rather than trusting an old file.
+        try FileManager.default.removeItem(at: store.file)
+        try FileManager.default.createDirectory(at: store.file, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: store.file.appendingPathComponent("in-the-way"))
+        #expect(throws: (any Error).self) { try store.save(cache, context: context) }
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+        #expect(store.load(context: context) == nil)
+    }
+}

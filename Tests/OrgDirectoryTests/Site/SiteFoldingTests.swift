@@ -64,7 +64,10 @@ struct SiteFoldingTests {
             let hex = String(value, radix: 16)
             let padded = String(repeating: "0", count: 16 - hex.count) + hex
             for length in [0, 1, 6, 16] {
-                #expect(Slug.hexPrefix(value, length: length) == String(padded.prefix(length)))
+                #expect(HexDigits.string(value, count: length) == String(padded.prefix(length)))
+                var bytes: [UInt8] = []
+                HexDigits.append(value, count: length, to: &bytes)
+                #expect(bytes == Array(padded.prefix(length).utf8))
             }
         }
     }

@@ -199,9 +199,8 @@ enum SiteEscaping {
                 case 0x0D: escape = [0x5C, 0x72]
                 case 0x09: escape = [0x5C, 0x74]
                 case 0x00..<0x20, 0x3C, 0x3E, 0x26, 0x7F:
-                    escape = [
-                        0x5C, 0x75, 0x30, 0x30, HexDigits.lowercase[Int(byte >> 4)], HexDigits.lowercase[Int(byte & 0x0F)],
-                    ]
+                    let hex = HexDigits.lowercase
+                    escape = [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
                 case 0xE2
                 where position + 2 < utf8.count && utf8[position + 1] == 0x80
                     && (utf8[position + 2] == 0xA8 || utf8[position + 2] == 0xA9):

@@ -5,8 +5,9 @@
 /// Returns 0 on success, -1 with errno set otherwise (EINVAL/ENOSYS/ENOTSUP when the filesystem cannot).
 int orgdir_exchange_paths(const char *first, const char *second);
 
-/// Caps glibc's malloc arenas (mallopt M_ARENA_MAX) at `count` and fixes the mmap threshold at 256 KiB; returns 1
-/// when applied, 0 where the C library has no such setting (macOS, musl).
-int orgdir_limit_malloc_arenas(int count);
+/// Tunes glibc's malloc for one batch run: caps the arenas (M_ARENA_MAX) at `arenas`, fixes the mmap threshold at
+/// 4 MiB and keeps freed memory instead of trimming it; returns 1 when applied, 0 where the C library has no such
+/// setting (macOS, musl).
+int orgdir_tune_malloc(int arenas);
 
 #endif

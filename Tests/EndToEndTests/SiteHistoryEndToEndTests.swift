@@ -168,6 +168,7 @@ struct SiteHistoryEndToEndTests {
             let unchanged = try await build()
             #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
             #expect(unchanged["peopleTokenized"] as? Int == 0, "everyone's search tokens come from the run before")
+            #expect(unchanged["exportRowsCopied"] as? Int == 3 * 40, "every export row is copied: \(unchanged)")
 
             // Someone with no reports changes title: their page and their manager's (which lists it) are rendered.
             let everyone = await sandbox.users
@@ -181,12 +182,16 @@ struct SiteHistoryEndToEndTests {
             #expect(nightly["peopleRendered"] as? Int == expected, "\(nightly)")
             #expect(nightly["peopleReused"] as? Int == 40 - expected, "\(nightly)")
             #expect(nightly["peopleTokenized"] as? Int == 1, "only the changer is tokenized: \(nightly)")
+            #expect(nightly["exportRowsCopied"] as? Int == 3 * 39, "only the changer's rows are made: \(nightly)")
 
-            // Without the fingerprints everyone is rendered, and every byte comes out as the nightly left it.
+            // Without the fingerprints and the export rows everyone is rendered and every row made, and every byte
+            // comes out as the nightly left it.
             try FileManager.default.removeItem(at: fingerprints)
+            try FileManager.default.removeItem(at: workspace.state.appendingPathComponent("export-rows.bin"))
             let before = try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" }
             let full = try await build()
             #expect(full["peopleRendered"] as? Int == 40, "\(full)")
+            #expect(full["exportRowsCopied"] as? Int == 0, "\(full)")
             #expect(full["filesWritten"] as? Int == 0, "\(full)")
             #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == before)
         }

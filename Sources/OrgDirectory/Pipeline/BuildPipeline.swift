@@ -51,6 +51,8 @@ public struct BuildPipeline: Sendable {
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
         async let searchTokens = previous == nil ? nil : tokenStore.load(context: tokenContext)
+        let rowStore = ExportRowStore(stateDirectory: settings.stateDirectory)
+        async let exportRows = previous == nil ? nil : rowStore.load()
         let (tokens, sync) = try makeSync(settings)
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
@@ -115,7 +117,8 @@ public struct BuildPipeline: Sendable {
         do {
             counts = try await renderAndPublish(
                 people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
-                searchTokens: (await searchTokens, tokenStore, tokenContext), publisher: publisher, clock: &clock)
+                searchTokens: (await searchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
+                publisher: publisher, clock: &clock)
         } catch {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
@@ -160,7 +163,8 @@ public struct BuildPipeline: Sendable {
             output: settings.outputDirectory.path, snapshot: snapshotURL.path,
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
-            peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized)
+            peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized,
+            exportRowsCopied: counts.exportRowsCopied)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -281,7 +285,8 @@ public struct BuildPipeline: Sendable {
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
         early: (staging: StagingDirectory, people: PrerenderedPeople)?,
         searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
-        publisher: SitePublisher, clock: inout StageClock
+        exportRows: (previous: ExportRows?, store: ExportRowStore), publisher: SitePublisher,
+        clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: publisher.output)
@@ -303,7 +308,8 @@ public struct BuildPipeline: Sendable {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
-                prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true, to: staging)
+                prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
+                exportRows: staging.previous == nil ? nil : exportRows.previous, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -312,6 +318,8 @@ public struct BuildPipeline: Sendable {
         // From here until the new fingerprints are saved, the stored ones may not match the published site; the
         // published site's become the spare's, as the site itself is about to.
         fingerprintStore.retirePublished()
+        // The table describes the exports about to be replaced.
+        exportRows.store.clear()
         do {
             // Keeping the replaced site is only worth it when its fingerprints are known.
             let kept = try publisher.publish(
@@ -344,12 +352,20 @@ public struct BuildPipeline: Sendable {
         } else {
             searchTokens.store.clear()
         }
-        clock.lap("render fingerprints and search tokens save")
+        if let rows = report.exportRows {
+            do {
+                try exportRows.store.save(rows)
+            } catch {
+                warnings.append(
+                    "the export rows could not be saved (\(error.localizedDescription)); the next run makes every row")
+            }
+        }
+        clock.lap("render fingerprints, search tokens and export rows save")
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
-            peopleTokenized: report.peopleTokenized, warnings: warnings)
+            peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied, warnings: warnings)
     }
 }
 
@@ -363,5 +379,6 @@ struct PublishCounts {
     var peopleReused: Int
     var peoplePrerendered: Int
     var peopleTokenized: Int
+    var exportRowsCopied: Int
     var warnings: [String]
 }

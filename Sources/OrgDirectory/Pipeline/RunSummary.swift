@@ -28,4 +28,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// People whose search tokens were worked out this run; the others' came from the run before
     /// (`search-tokens.bin` in the state folder) or were worked out while a first build fetched.
     public var peopleTokenized: Int = 0
+    /// Rows of the exports (`people.csv`, `.json`, `.vcf`, all counted) copied from the published exports because
+    /// the person's row was unchanged (`export-rows.bin` in the state folder); the others were made this run.
+    public var exportRowsCopied: Int = 0
 }

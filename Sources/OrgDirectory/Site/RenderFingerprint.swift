@@ -101,6 +101,12 @@ struct FingerprintInput {
         bytes.append(contentsOf: raw)
     }
 
+    /// Another digest, whole (it has a fixed length).
+    mutating func add(_ digest: RenderFingerprint) {
+        add(Int(bitPattern: UInt(digest.high)))
+        add(Int(bitPattern: UInt(digest.low)))
+    }
+
     /// Starts over for the next person, keeping the buffer.
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)

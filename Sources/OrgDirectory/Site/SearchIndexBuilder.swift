@@ -159,7 +159,7 @@ struct SearchIndexBuilder {
         }
         for index in directory.people.indices {
             let user = directory.people[index].user
-            let key = kept != nil || reusable != nil ? SearchTokenCache.key(of: user) : nil
+            let key = kept != nil || reusable != nil ? directory.recordDigest(at: index) : nil
             if let early = directory.searchTokens[index] {
                 post(early, at: index)
                 if let key { kept?.add(id: user.id, key: key, tokens: early) }

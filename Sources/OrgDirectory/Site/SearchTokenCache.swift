@@ -48,14 +48,6 @@ public struct SearchTokenCache: Sendable, Equatable {
         lhs.table == rhs.table && lhs.ids == rhs.ids && lhs.entries == rhs.entries
     }
 
-    /// The digest `entries` are checked with: every field of the record (after hiding), as the render fingerprint
-    /// reads it. A change to a field the search does not index only costs that person a tokenizing.
-    static func key(of user: User) -> RenderFingerprint {
-        var input = FingerprintInput()
-        input.add(user: user)
-        return input.fingerprint
-    }
-
     /// What a cache must have been made with to be used by a run hiding `hidden`: the format, orgdir's version and
     /// build (the tokenizer is part of them) and the hidden fields.
     static func context(hiding hidden: Set<String>) -> RenderFingerprint {
@@ -124,17 +116,15 @@ extension SearchTokenCache {
     func encode(context: RenderFingerprint) -> [UInt8] {
         var out = Self.magic
         out.reserveCapacity(64 + table.count * 12 + entries.count * 120)
-        Self.append(context.high, to: &out)
-        Self.append(context.low, to: &out)
-        Self.append(UInt32(table.count), to: &out)
-        for token in table.strings { Self.append(token, to: &out) }
-        Self.append(UInt32(entries.count), to: &out)
+        BinaryRecord.append(context, to: &out)
+        BinaryRecord.append(UInt32(table.count), to: &out)
+        for token in table.strings { BinaryRecord.append(token, to: &out) }
+        BinaryRecord.append(UInt32(entries.count), to: &out)
         for (id, entry) in zip(ids, entries) {
-            Self.append(id, to: &out)
-            Self.append(entry.key.high, to: &out)
-            Self.append(entry.key.low, to: &out)
-            Self.append(UInt32(entry.tokens.count), to: &out)
-            for token in entry.tokens { Self.append(token, to: &out) }
+            BinaryRecord.append(id, to: &out)
+            BinaryRecord.append(entry.key, to: &out)
+            BinaryRecord.append(UInt32(entry.tokens.count), to: &out)
+            for token in entry.tokens { BinaryRecord.append(token, to: &out) }
         }
         return out
     }
@@ -142,10 +132,9 @@ extension SearchTokenCache {
     /// The cache in `bytes` when they are whole and were made in `context`; nil for anything else (another
     /// version, other hidden fields, a file cut short or damaged).
     static func decode(_ bytes: [UInt8], context: RenderFingerprint) -> SearchTokenCache? {
-        var reader = Reader(bytes: bytes)
+        var reader = BinaryReader(bytes: bytes)
         guard reader.take(magic.count).elementsEqual(magic),
-            let high: UInt64 = reader.number(), let low: UInt64 = reader.number(),
-            RenderFingerprint(high: high, low: low) == context,
+            reader.digest() == context,
             let tokenCount: UInt32 = reader.number()
         else { return nil }
         var table = SearchTokenTable()
@@ -160,8 +149,8 @@ extension SearchTokenCache {
         ids.reserveCapacity(Int(personCount))
         entries.reserveCapacity(Int(personCount))
         for _ in 0..<personCount {
-            guard let id = reader.string(), let high: UInt64 = reader.number(), let low: UInt64 = reader.number(),
-                let count: UInt32 = reader.number(), Int(count) <= reader.remaining / 4
+            guard let id = reader.string(), let key = reader.digest(), let count: UInt32 = reader.number(),
+                Int(count) <= reader.remaining / 4
             else { return nil }
             var tokens: [UInt32] = []
             tokens.reserveCapacity(Int(count))
@@ -172,47 +161,9 @@ extension SearchTokenCache {
                 tokens.append(token)
             }
             ids.append(id)
-            entries.append(Entry(key: RenderFingerprint(high: high, low: low), tokens: tokens))
+            entries.append(Entry(key: key, tokens: tokens))
         }
         guard reader.remaining == 0 else { return nil }
         return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
-    }
-
-    private static func append<Number: FixedWidthInteger>(_ value: Number, to out: inout [UInt8]) {
-        var value = value.littleEndian
-        withUnsafeBytes(of: &value) { out.append(contentsOf: $0) }
-    }
-
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        append(UInt32(text.utf8.count), to: &out)
-        out.append(contentsOf: text.utf8)
-    }
-
-    /// Reads the format's numbers and strings, refusing to read past the end.
-    private struct Reader {
-        let bytes: [UInt8]
-        var offset = 0
-
-        var remaining: Int { bytes.count - offset }
-
-        mutating func take(_ count: Int) -> ArraySlice<UInt8> {
-            guard count >= 0, count <= remaining else { return [] }
-            defer { offset += count }
-            return bytes[offset..<(offset + count)]
-        }
-
-        mutating func number<Number: FixedWidthInteger>() -> Number? {
-            let size = MemoryLayout<Number>.size
-            guard remaining >= size else { return nil }
-            var value: Number = 0
-            for index in 0..<size { value |= Number(bytes[offset + index]) << (8 * index) }
-            offset += size
-            return value
-        }
-
-        mutating func string() -> String? {
-            guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
-            return String(validating: take(Int(length)), as: UTF8.self)
-        }
     }
 }

@@ -16,13 +16,27 @@ struct SiteDirectory: Sendable {
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
     let letters: [(key: String, people: [Int])]
+    /// Each person's `User.recordDigest` by position, worked out in the parallel preparation; empty above
+    /// `digestLimit` people, where `recordDigest(at:)` works one out when asked instead of holding them all.
+    let recordDigests: [RenderFingerprint]
+
+    /// Directories up to this size keep everyone's record digest: the search-token cache, the render fingerprints
+    /// and the export rows each read it, and hashing every record once per reader was a nightly run's largest
+    /// repeated work. Larger ones keep no caches between runs (see `SearchIndexBuilder.numberingLimit`).
+    static let digestLimit = 300_000
+
+    /// `User.recordDigest` of the person at `index`.
+    func recordDigest(at index: Int) -> RenderFingerprint {
+        recordDigests.isEmpty ? people[index].user.recordDigest : recordDigests[index]
+    }
 
     /// The directory of `users` (any order) with `hidden` fields removed, prepared on this thread (tests and
     /// small sites; `build` spreads the per-person work over the cores). People in `early` whose record is
     /// unchanged keep what was prepared for them then.
     init(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) {
         self.init(
-            prepared: Self.prepare(users[...], hiding: hidden, early: early), users: users, hiding: hidden,
+            prepared: Self.prepare(users[...], hiding: hidden, early: early, digests: users.count <= Self.digestLimit),
+            users: users, hiding: hidden,
             tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
@@ -39,10 +53,11 @@ struct SiteDirectory: Sendable {
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count / 4096))
         guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden, early: early) }
         let chunkSize = (users.count + chunkCount - 1) / chunkCount
+        let digests = users.count <= digestLimit
         var chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
             for number in 0..<chunkCount {
                 let range = (number * chunkSize)..<min(users.count, (number + 1) * chunkSize)
-                group.addTask { (number, prepare(users[range], hiding: hidden, early: early)) }
+                group.addTask { (number, prepare(users[range], hiding: hidden, early: early, digests: digests)) }
             }
             var done: [[PreparedPerson]] = Array(repeating: [], count: chunkCount)
             for await (number, prepared) in group { done[number] = prepared }
@@ -59,19 +74,25 @@ struct SiteDirectory: Sendable {
     }
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
-    /// `early` whose record (after hiding, manager aside) is the one prepared then keep that preparation.
+    /// `early` whose record (after hiding, manager aside) is the one prepared then keep that preparation. With
+    /// `digests`, each person's record digest too.
     static func prepare(
-        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil
+        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil, digests: Bool = false
     ) -> [PreparedPerson] {
         var folds = FoldCache()
         return users.indices.map { source in
             let visible = users[source].hiding(hidden)
+            var person: PreparedPerson
             if let known = early?.byID[visible.id], let preparation = known.early,
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible)
             {
-                return PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
+                person = PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
+            } else {
+                person = PreparedPerson(source: source, user: visible, folds: &folds)
             }
-            return PreparedPerson(source: source, user: visible, folds: &folds)
+            // Made afresh even for early people: their managers' names were filled in after they were prepared.
+            if digests { person.recordDigest = visible.recordDigest }
+            return person
         }
     }
 
@@ -135,6 +156,8 @@ struct SiteDirectory: Sendable {
             if let manager = person.user.manager { reports[manager.id, default: []].append(index) }
         }
         self.people = people
+        let digests = order.compactMap { prepared[$0].recordDigest }
+        self.recordDigests = digests.count == order.count ? digests : []
         self.searchTokens = searchTokens
         self.tokenTable = tokenTable
         self.positionByID = positionByID
@@ -244,6 +267,8 @@ struct PreparedPerson: Sendable {
     /// The search tokens numbered in the directory's token table, when worked out early; otherwise the search
     /// index makes them.
     var searchTokens: [UInt32]?
+    /// `User.recordDigest` of the user after hiding, when the directory keeps them (`SiteDirectory.digestLimit`).
+    var recordDigest: RenderFingerprint?
 
     /// The preparation of `user` (after hiding), found at `source`, that any build does.
     init(source: Int, user: User, folds: inout FoldCache) {

@@ -12,6 +12,11 @@ enum SiteExports {
     private struct PieceBuffer {
         var bytes: [UInt8] = []
         let emit: ([UInt8]) throws -> Void
+        /// Bytes handed on so far.
+        private var flushed = 0
+
+        /// Where the next byte goes in the whole file.
+        var position: Int { flushed + bytes.count }
 
         init(emit: @escaping ([UInt8]) throws -> Void) {
             self.emit = emit
@@ -31,6 +36,7 @@ enum SiteExports {
         mutating func flush() throws {
             guard !bytes.isEmpty else { return }
             try emit(bytes)
+            flushed += bytes.count
             bytes.removeAll(keepingCapacity: true)
         }
     }
@@ -62,17 +68,24 @@ enum SiteExports {
     }
 
     /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
-    /// spreadsheet programs pick the right encoding; hidden fields have no column.
+    /// spreadsheet programs pick the right encoding; hidden fields have no column. `rows` copies unchanged rows
+    /// from the published file and notes where each goes.
     static func csv(
-        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+        _ directory: SiteDirectory, hidden: Set<String>, extraKeys: [String], rows: inout ExportRowCopier,
+        emit: @escaping ([UInt8]) throws -> Void
     ) throws {
-        let extraKeys = extraColumns(directory)
         let visible = Column.allCases.filter { !hidden.contains($0.rawValue) }
         var out = PieceBuffer(emit: emit)
         out.bytes += [0xEF, 0xBB, 0xBF]
         let headers = visible.map(\.header) + extraKeys
         try out.append(headers.map(csvField).joined(separator: ",") + "\r\n")
         for index in directory.people.indices {
+            let start = out.position
+            defer { rows.record(index, at: start..<out.position) }
+            if rows.copy(index, to: &out.bytes) {
+                try out.flushIfFull()
+                continue
+            }
             let person = directory.people[index]
             var first = true
             for column in visible {
@@ -89,6 +102,7 @@ enum SiteExports {
             out.bytes.append(0x0A)
             try out.flushIfFull()
         }
+        rows.finish(size: out.position)
         try out.flush()
     }
 
@@ -127,15 +141,16 @@ enum SiteExports {
         bytes.append(0x22)
     }
 
-    /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted.
+    /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted. `rows`
+    /// copies unchanged objects from the published file and notes where each goes.
     static func json(
-        _ directory: SiteDirectory, hidden: Set<String>, emit: @escaping ([UInt8]) throws -> Void
+        _ directory: SiteDirectory, hidden: Set<String>, extraKeys: [String], rows: inout ExportRowCopier,
+        emit: @escaping ([UInt8]) throws -> Void
     ) throws {
         var out = PieceBuffer(emit: emit)
         out.bytes += Array("[\n".utf8)
         // The keys every object may have, sorted once (the objects used to be sorted one by one): the id, the
         // visible columns, the page and the extra properties, each with its encoded `"key":`.
-        let extraKeys = extraColumns(directory)
         var keys: [(key: String, field: JSONField)] = [("id", .id), ("page", .page)]
         keys += Column.allCases.filter { !hidden.contains($0.rawValue) }.map { ($0.rawValue, .column($0)) }
         keys += extraKeys.map { ($0, .extra($0)) }
@@ -146,6 +161,15 @@ enum SiteExports {
             return bytes + [0x3A]
         }
         for index in directory.people.indices {
+            // The separator after an object is not part of its row: the last one has none.
+            let separator: [UInt8] = index == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A]
+            let start = out.position
+            if rows.copy(index, to: &out.bytes) {
+                rows.record(index, at: start..<out.position)
+                out.bytes.append(contentsOf: separator)
+                try out.flushIfFull()
+                continue
+            }
             let person = directory.people[index]
             out.bytes.append(0x7B)
             var first = true
@@ -179,10 +203,12 @@ enum SiteExports {
                 }
             }
             out.bytes.append(0x7D)
-            out.bytes.append(contentsOf: index == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A])
+            rows.record(index, at: start..<out.position)
+            out.bytes.append(contentsOf: separator)
             try out.flushIfFull()
         }
         try out.append("]\n")
+        rows.finish(size: out.position)
         try out.flush()
     }
 
@@ -206,18 +232,24 @@ enum SiteExports {
         out.append(0x22)
     }
 
-    /// `people.vcf`: every person's card, in display order.
-    static func vcf(_ directory: SiteDirectory, emit: @escaping ([UInt8]) throws -> Void) throws {
+    /// `people.vcf`: every person's card, in display order; `rows` copies unchanged cards from the published file
+    /// and notes where each goes.
+    static func vcf(
+        _ directory: SiteDirectory, rows: inout ExportRowCopier, emit: @escaping ([UInt8]) throws -> Void
+    ) throws {
         var out = PieceBuffer(emit: emit)
-        for person in directory.people {
-            out.bytes += VCard.cardBytes(for: person)
+        for index in directory.people.indices {
+            let start = out.position
+            if !rows.copy(index, to: &out.bytes) { out.bytes += VCard.cardBytes(for: directory.people[index]) }
+            rows.record(index, at: start..<out.position)
             try out.flushIfFull()
         }
+        rows.finish(size: out.position)
         try out.flush()
     }
 
     /// Extra (`select`) property names present on anyone, sorted.
-    private static func extraColumns(_ directory: SiteDirectory) -> [String] {
+    static func extraColumns(_ directory: SiteDirectory) -> [String] {
         var keys = Set<String>()
         for person in directory.people { keys.formUnion(person.user.extra.keys) }
         return keys.sorted()
@@ -238,10 +270,13 @@ enum SiteExports {
         case .businessPhones: return user.businessPhones.isEmpty ? nil : user.businessPhones.joined(separator: "; ")
         case .mobilePhone: return user.mobilePhone
         case .userPrincipalName: return user.userPrincipalName.isEmpty ? nil : user.userPrincipalName
-        case .manager:
-            guard let manager = user.manager else { return nil }
-            return manager.displayName
-                ?? directory.positionByID[manager.id].map { directory.people[$0].user.displayName }
+        case .manager: return managerName(of: person, directory)
         }
+    }
+
+    /// The manager's name a row shows: from the record's reference, else from the manager's own record.
+    static func managerName(of person: SitePerson, _ directory: SiteDirectory) -> String? {
+        guard let manager = person.user.manager else { return nil }
+        return manager.displayName ?? directory.positionByID[manager.id].map { directory.people[$0].user.displayName }
     }
 }

@@ -29,7 +29,8 @@ extension SiteRenderJob {
             let person = directory.people[position]
             let links = PersonLinks(of: person.user, in: directory)
             input.reset()
-            addFingerprintInput(of: person, links: links, site: site, to: &input)
+            addFingerprintInput(
+                of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)
             let fingerprint = input.fingerprint
             chunk.fingerprints.append((person.user.id, fingerprint))
             if let early = prerendered?.byID[person.user.id] {
@@ -112,7 +113,7 @@ extension SiteRenderJob {
     /// (title, exports in the layout, hidden fields) and the template set.
     static func siteFingerprintInput(options: SiteOptions, templates: TemplateSet) -> [UInt8] {
         var input = FingerprintInput()
-        input.add("orgdir-person-files/2")
+        input.add("orgdir-person-files/3")
         input.add(OrgDirVersion.current)
         input.add(ExecutableIdentity.current)
         input.add(Markdown.libraryVersion)
@@ -123,15 +124,17 @@ extension SiteRenderJob {
         return input.bytes
     }
 
-    /// Everything `renderPerson` reads for `person` with `links`, in a fixed order: the record after hiding, slug
+    /// Everything `renderPerson` reads for `person` with `links`, in a fixed order: the record after hiding (by its
+    /// digest, `recordDigest`, which the directory worked out once for every reader), slug
     /// and department page, stamp, the manager's resolved name and link, the reports' names, links and titles,
     /// and the person's history lines. A change to any of them (a manager renamed, a report added, a slug
     /// lengthened by a new collision) changes the fingerprint; anything else leaves it as it was.
     func addFingerprintInput(
-        of person: SitePerson, links: PersonLinks, site: [UInt8], to input: inout FingerprintInput
+        of person: SitePerson, recordDigest: RenderFingerprint, links: PersonLinks, site: [UInt8],
+        to input: inout FingerprintInput
     ) {
         input.add(bytes: site)
-        input.add(user: person.user)
+        input.add(recordDigest)
         input.add(person.slug)
         input.add(person.departmentFile)
         let personStamp = stamp(for: person)
@@ -213,6 +216,15 @@ extension FingerprintInput {
 }
 
 extension User {
+    /// A digest of every field (`FingerprintInput.add(user:)`): what the search-token cache and the export rows
+    /// are checked with, and what a render fingerprint reads of the record itself. A change to a field a reader
+    /// does not show only costs that reader some work.
+    var recordDigest: RenderFingerprint {
+        var input = FingerprintInput()
+        input.add(user: self)
+        return input.fingerprint
+    }
+
     /// The stored properties `FingerprintInput.add(user:)` feeds; a test compares it with the type's own count,
     /// so a field added to `User` cannot be left out of the render fingerprint unnoticed.
     static let fingerprintFieldCount = 18

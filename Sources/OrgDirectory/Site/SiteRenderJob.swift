@@ -12,6 +12,8 @@ struct SiteRenderJob: Sendable {
     /// The run before's search tokens (see `SearchTokenCache`), and whether to hand everyone's back.
     var tokenCache: SearchTokenCache? = nil
     var keepsTokenCache = false
+    /// The run before's export rows and the published folder their exports are in; nil keeps no table.
+    var exportRows: (previous: ExportRows?, folder: String?)? = nil
 
     // MARK: - Person pages
 
@@ -212,26 +214,51 @@ struct SiteRenderJob: Sendable {
         return paths
     }
 
-    /// The exports switched on in the options.
-    func renderExports(to output: some SiteOutput) throws(SiteError) -> [String] {
+    /// The exports switched on in the options, with the table of their rows for the next run when `exportRows`
+    /// asks for one; unchanged rows are copied from the published exports `exportRows` describes.
+    func renderExports(
+        to output: some SiteOutput
+    ) throws(SiteError) -> (paths: [String], rows: (table: ExportRows, copied: Int)?) {
         var paths: [String] = []
+        var copied = 0
+        let extraKeys = SiteExports.extraColumns(directory)
+        let keeping = exportRows != nil && directory.people.count <= SiteDirectory.digestLimit
+        let keys = keeping ? directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) } : []
+        var table = ExportRows(context: ExportRows.context(hiding: options.hideFields, extraKeys: extraKeys))
+        let previous = exportRows?.previous.flatMap { $0.context == table.context ? $0 : nil }
         for export in SiteExport.allCases where options.exports.contains(export) {
-            let produce: SitePieceProducer
-            switch export {
-            case .csv: produce = { try SiteExports.csv(directory, hidden: options.hideFields, emit: $0) }
-            case .json: produce = { try SiteExports.json(directory, hidden: options.hideFields, emit: $0) }
-            case .vcf: produce = { try SiteExports.vcf(directory, emit: $0) }
-            }
+            let entry = previous?.files[export]
+            var rows = ExportRowCopier(
+                keys: keys, previous: entry,
+                published: entry == nil ? nil : exportRows?.folder.flatMap { Self.publishedBytes(export, in: $0) })
             do {
-                try output.write(to: export.fileName, pieces: produce)
+                try output.write(to: export.fileName) { emit in
+                    switch export {
+                    case .csv:
+                        try SiteExports.csv(
+                            directory, hidden: options.hideFields, extraKeys: extraKeys, rows: &rows, emit: emit)
+                    case .json:
+                        try SiteExports.json(
+                            directory, hidden: options.hideFields, extraKeys: extraKeys, rows: &rows, emit: emit)
+                    case .vcf: try SiteExports.vcf(directory, rows: &rows, emit: emit)
+                    }
+                }
             } catch let error as SiteError {
                 throw error
             } catch {
                 throw .writeFailed(path: export.fileName, reason: "\(error)")
             }
+            if keeping { table.files[export] = rows.file }
+            copied += rows.copied
             paths.append(export.fileName)
         }
-        return paths
+        return (paths, keeping ? (table, copied) : nil)
+    }
+
+    /// The bytes of `export` in the published site at `folder` (mapped), nil when it cannot be read.
+    private static func publishedBytes(_ export: SiteExport, in folder: String) -> Data? {
+        try? Data(
+            contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(export.fileName), options: .alwaysMapped)
     }
 
     /// The stylesheet, search script and any extra assets from the templates folder.

@@ -155,7 +155,8 @@ extension SiteRenderJob {
                 }, phones: early.phones)
             let links = PersonLinks.assumed(for: visible)
             input.reset()
-            addFingerprintInput(of: person, links: links, site: site, to: &input)
+            addFingerprintInput(
+                of: person, recordDigest: visible.recordDigest, links: links, site: site, to: &input)
             try renderPerson(person, links: links, to: output, paths: &paths)
             paths.removeAll(keepingCapacity: true)
             written.append(

@@ -41,18 +41,21 @@ public struct SiteRenderer: Sendable {
     /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
-    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run.
+    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run, and the
+    /// table of everyone's export rows, with which rows of people whose row is unchanged since `exportRows` (the
+    /// run before's, describing the exports in `published`) are copied from there.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
-        searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, to output: some SiteOutput
+        searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
+        to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
-            keepsTokenCache: keepingSearchTokens)
+            keepsTokenCache: keepingSearchTokens, exportRows: keepingSearchTokens ? (exportRows, published) : nil)
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
@@ -67,6 +70,7 @@ public struct SiteRenderer: Sendable {
         // Files other than person pages, for sweeping a recycled output.
         var otherPaths: Set<String> = []
         var searchPieces: [SiteRenderJob.SearchPiece] = []
+        var exportTable: (table: ExportRows, copied: Int)?
         // Each person chunk's fingerprints by its first position: chunks finish in any order.
         var fingerprintChunks: [(start: Int, fingerprints: [(id: String, fingerprint: RenderFingerprint)])] = []
         do {
@@ -86,13 +90,21 @@ public struct SiteRenderer: Sendable {
                             return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
                         }
                     }
-                    pending = [search(.tokens), { RenderPart(try job.renderExports(to: output)) }]
+                    pending = [
+                        search(.tokens),
+                        {
+                            let exports = try job.renderExports(to: output)
+                            return RenderPart(exports.paths, exports: exports.rows)
+                        },
+                    ]
                     pending += [search(.phones), search(.records)]
                 } else {
                     pending = [
                         {
                             let search = try job.renderSearch(to: output)
-                            return RenderPart(search.paths + (try job.renderExports(to: output)), shards: search.shards)
+                            let exports = try job.renderExports(to: output)
+                            return RenderPart(
+                                search.paths + exports.paths, shards: search.shards, exports: exports.rows)
                         }
                     ]
                 }
@@ -129,6 +141,7 @@ public struct SiteRenderer: Sendable {
                     if inPlace != nil && done.people == nil { otherPaths.formUnion(done.paths) }
                     shards += done.shards
                     if let piece = done.search { searchPieces.append(piece) }
+                    if let rows = done.exports { exportTable = rows }
                     if let chunk = done.people {
                         fingerprintChunks.append((chunk.start, chunk.fingerprints))
                         people.rendered += chunk.rendered
@@ -160,6 +173,8 @@ public struct SiteRenderer: Sendable {
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
         report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
+        report.exportRows = exportTable?.table
+        report.exportRowsCopied = exportTable?.copied ?? 0
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints))
@@ -177,14 +192,17 @@ private struct RenderPart: Sendable {
     var people: SiteRenderJob.PeopleChunk?
     /// A part of the search files, for the manifest written once all are done.
     var search: SiteRenderJob.SearchPiece?
+    /// The exports' table of rows, and how many rows were copied.
+    var exports: (table: ExportRows, copied: Int)?
 
     init(
         _ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
-        search: SiteRenderJob.SearchPiece? = nil
+        search: SiteRenderJob.SearchPiece? = nil, exports: (table: ExportRows, copied: Int)? = nil
     ) {
         self.paths = paths
         self.shards = shards
         self.people = people
         self.search = search
+        self.exports = exports
     }
 }

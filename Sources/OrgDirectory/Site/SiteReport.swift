@@ -23,6 +23,11 @@ public struct SiteReport: Sendable, Equatable {
     public var peopleTokenized: Int = 0
     /// Everyone's search tokens for the next run, when asked for and the directory is small enough to number them.
     public var searchTokens: SearchTokenCache?
+    /// Where everyone's rows are in the exports just written, for the next run (see `ExportRows`); nil when not
+    /// asked for or the directory is too large to keep it.
+    var exportRows: ExportRows?
+    /// Export rows copied from the published exports rather than made.
+    public var exportRowsCopied: Int = 0
 
     public init(
         filesWritten: Int = 0, people: Int = 0, searchShards: Int = 0, departments: Int = 0, paths: [String] = []

@@ -1,0 +1,52 @@
+/// The little binary format of the caches a run keeps in the state folder for the next one (search tokens, export
+/// rows): numbers little-endian, strings length-prefixed. Written with `append`, read with `BinaryReader`.
+enum BinaryRecord {
+    static func append<Number: FixedWidthInteger>(_ value: Number, to out: inout [UInt8]) {
+        var value = value.littleEndian
+        withUnsafeBytes(of: &value) { out.append(contentsOf: $0) }
+    }
+
+    static func append(_ text: String, to out: inout [UInt8]) {
+        append(UInt32(text.utf8.count), to: &out)
+        out.append(contentsOf: text.utf8)
+    }
+
+    static func append(_ digest: RenderFingerprint, to out: inout [UInt8]) {
+        append(digest.high, to: &out)
+        append(digest.low, to: &out)
+    }
+}
+
+/// Reads `BinaryRecord`'s numbers and strings, refusing to read past the end: a file cut short or damaged reads
+/// as nil, never as a crash.
+struct BinaryReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func take(_ count: Int) -> ArraySlice<UInt8> {
+        guard count >= 0, count <= remaining else { return [] }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    mutating func number<Number: FixedWidthInteger>() -> Number? {
+        let size = MemoryLayout<Number>.size
+        guard remaining >= size else { return nil }
+        var value: Number = 0
+        for index in 0..<size { value |= Number(bytes[offset + index]) << (8 * index) }
+        offset += size
+        return value
+    }
+
+    mutating func string() -> String? {
+        guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
+        return String(validating: take(Int(length)), as: UTF8.self)
+    }
+
+    mutating func digest() -> RenderFingerprint? {
+        guard let high: UInt64 = number(), let low: UInt64 = number() else { return nil }
+        return RenderFingerprint(high: high, low: low)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A nightly run copies unchanged people's export rows from the published exports: the files it makes must be the
+/// ones made from scratch, and a table or file that does not fit must never be copied from.
+@Suite("Export rows")
+struct ExportRowsTests {
+    /// The three exports of `users`, made with `previous` (the table and files of the night before) to copy from.
+    static func exports(
+        _ users: [User], hiding hidden: Set<String> = [], copyingFrom previous: (ExportRows, [SiteExport: Data])? = nil
+    ) throws -> (files: [SiteExport: Data], table: ExportRows, copied: Int) {
+        let directory = SiteDirectory(users: users, hiding: hidden)
+        let extraKeys = SiteExports.extraColumns(directory)
+        let keys = directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) }
+        var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
+        var files: [SiteExport: Data] = [:]
+        var copied = 0
+        for export in SiteExport.allCases {
+            let usable = previous.flatMap { $0.0.context == table.context ? $0 : nil }
+            var rows = ExportRowCopier(
+                keys: keys, previous: usable?.0.files[export], published: usable?.1[export])
+            var bytes: [UInt8] = []
+            let emit = { (piece: [UInt8]) in bytes += piece }
+            switch export {
+            case .csv: try SiteExports.csv(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
+            case .json: try SiteExports.json(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
+            case .vcf: try SiteExports.vcf(directory, rows: &rows, emit: emit)
+            }
+            files[export] = Data(bytes)
+            table.files[export] = rows.file
+            copied += rows.copied
+        }
+        return (files, table, copied)
+    }
+
+    /// Night one's people (every tenth reporting to the first, by id only), and night two's: three with a new
+    /// title, the manager renamed, two gone and one new.
+    static func nights() -> (first: [User], second: [User]) {
+        var first = SiteBenchmarkDirectory.users(count: 2_000)
+        for index in stride(from: 10, to: first.count, by: 10) {
+            first[index].manager = ManagerReference(id: first[0].id, displayName: nil)
+        }
+        var second = first
+        for index in [5, 501, 1_503] { second[index].jobTitle = "Chief Kite Flyer \(index)" }
+        second[0].displayName = "Renamed Manager"
+        second.remove(at: 1_999)
+        second.remove(at: 1_001)
+        second.append(
+            User(
+                id: "zz-new", userPrincipalName: "new@contoso.com", displayName: "Quetzalli Newcomb", surname: "Newcomb"
+            ))
+        return (first, second)
+    }
+
+    @Test("exports made by copying unchanged rows equal exports made from scratch, in every format")
+    func copiedExportsEqualFreshOnes() throws {
+        let (first, second) = Self.nights()
+        let night1 = try Self.exports(first)
+        #expect(night1.copied == 0)
+        let stored = try #require(ExportRows.decode(night1.table.encode()))
+        #expect(stored == night1.table)
+        let night2 = try Self.exports(second, copyingFrom: (stored, night1.files))
+        let fresh = try Self.exports(second)
+        for export in SiteExport.allCases {
+            #expect(night2.files[export] == fresh.files[export], "\(export.fileName) differs from a fresh one")
+        }
+        #expect(night2.table == fresh.table)
+        // Made again: the three new titles, the renamed manager, the 199 reports showing the manager's name, and
+        // the newcomer; in each of the three exports.
+        let remade = 3 + 1 + 199 + 1
+        #expect(night2.copied == 3 * (second.count - remade))
+    }
+
+    @Test("nothing is copied from a table made with other hidden fields or extra columns, or from a file resized")
+    func refusesWhatDoesNotFit() throws {
+        let users = Array(Self.nights().first.prefix(300))
+        let night1 = try Self.exports(users)
+        #expect(try Self.exports(users, copyingFrom: (night1.table, night1.files)).copied == 3 * 300)
+        #expect(try Self.exports(users, hiding: ["mail"], copyingFrom: (night1.table, night1.files)).copied == 0)
+        var extra = users
+        extra[7].extra["employeeType"] = "Contractor"
+        let withExtra = try Self.exports(extra, copyingFrom: (night1.table, night1.files))
+        #expect(withExtra.copied == 0, "an extra column changes every row")
+        #expect(withExtra.files == (try Self.exports(extra)).files)
+        var files = night1.files
+        files[.csv] = (files[.csv] ?? Data()) + Data("x".utf8)
+        files[.vcf] = files[.vcf]?.dropLast()
+        #expect(try Self.exports(users, copyingFrom: (night1.table, files)).copied == 300, "only the JSON fits")
+    }
+
+    @Test("a table cut short, padded or pointing past its file is not read")
+    func refusesDamagedTables() throws {
+        let table = try Self.exports(Array(Self.nights().first.prefix(50))).table
+        let bytes = table.encode()
+        #expect(ExportRows.decode(bytes) == table)
+        for cut in [0, 10, bytes.count / 2, bytes.count - 1] {
+            #expect(ExportRows.decode(Array(bytes.prefix(cut))) == nil)
+        }
+        #expect(ExportRows.decode(bytes + [0]) == nil)
+        // The last row's length made larger than its file.
+        var damaged = bytes
+        damaged.replaceSubrange((damaged.count - 4)..., with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(ExportRows.decode(damaged) == nil)
+    }
+}
+
+@Suite("Export row store")
+struct ExportRowStoreTests {
+    @Test("the state folder's table reads back as saved; a failed save leaves none")
+    func storeRoundTripAndFailure() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("row-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = ExportRowStore(stateDirectory: state)
+        #expect(store.load() == nil, "no file: no table")
+        let table = try ExportRowsTests.exports(Array(ExportRowsTests.nights().first.prefix(50))).table
+        try store.save(table)
+        #expect(store.load() == table)
+        store.clear()
+        #expect(store.load() == nil, "cleared before a publish: no table")
+        // A save that cannot replace the file (a folder holding something sits at its name) throws and leaves no
+        // table behind.
+        try FileManager.default.createDirectory(at: store.file, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: store.file.appendingPathComponent("in-the-way"))
+        #expect(throws: (any Error).self) { try store.save(table) }
+        #expect(!FileManager.default.fileExists(atPath: store.file.path))
+    }
+}

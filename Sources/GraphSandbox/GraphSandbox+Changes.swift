@@ -53,7 +53,9 @@ extension GraphSandbox {
                 applied.append(change)
                 switch change {
                 case .add(let hire): members.insert(hire.id, at: members.partitioningIndex { $0 >= hire.id })
-                case .remove(let id): members.removeAll { $0 == id }
+                case .remove(let id):
+                    let position = members.partitioningIndex { $0 >= id }
+                    if position < members.count, members[position] == id { members.remove(at: position) }
                 case .update, .setManager: break
                 }
             } catch {

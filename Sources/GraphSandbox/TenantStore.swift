@@ -8,12 +8,17 @@ struct TenantStore: Sendable {
     /// Lowercased userPrincipalName → id: lookups by UPN and the clash check on adds stay O(1), where a scan
     /// comparing every user case-insensitively made 1,000 changes on 100,000 people take minutes.
     private var idByPrincipalName: [String: String] = [:]
+    /// Manager id → the ids of their direct reports: removing a manager clears their reports' manager without
+    /// reading every user (a scan per leaver, copying each user it looked at, made 1,000 changes on 100,000
+    /// people take 25 s).
+    private var reportIds: [String: Set<String>] = [:]
     private var nextSequence = 1
 
     init(users: [SandboxUser]) {
         for user in users {
             byId[user.id] = user
             idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
+            if let managerId = user.managerId { reportIds[managerId, default: []].insert(user.id) }
         }
         orderedIds = byId.keys.sorted()
     }
@@ -49,15 +54,19 @@ struct TenantStore: Sendable {
             byId[user.id] = user
             idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
             orderedIds.insert(user.id, at: insertionIndex(for: user.id))
+            noteManager(of: user.id, was: nil, now: user.managerId)
             log(user.id, .created, [])
         case .remove(let id):
             guard let removed = byId.removeValue(forKey: id) else {
                 throw TenantChangeError(message: "cannot remove user \(id): no such user")
             }
             idByPrincipalName[removed.userPrincipalName.lowercased()] = nil
-            orderedIds.removeAll { $0 == id }
+            let position = insertionIndex(for: id)
+            if position < orderedIds.count, orderedIds[position] == id { orderedIds.remove(at: position) }
+            noteManager(of: id, was: removed.managerId, now: nil)
             log(id, .deleted, [])
-            for reportId in orderedIds where byId[reportId]?.managerId == id {
+            // In listing order, as the log always recorded them.
+            for reportId in (reportIds.removeValue(forKey: id) ?? []).sorted() {
                 byId[reportId]?.managerId = nil
                 log(reportId, .updated, ["manager"], formerManager: id)
             }
@@ -66,6 +75,7 @@ struct TenantStore: Sendable {
                 throw TenantChangeError(message: "cannot update user \(user.id): no such user")
             }
             byId[user.id] = user
+            noteManager(of: user.id, was: old.managerId, now: user.managerId)
             if old.userPrincipalName.lowercased() != user.userPrincipalName.lowercased() {
                 idByPrincipalName[old.userPrincipalName.lowercased()] = nil
                 idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
@@ -87,9 +97,20 @@ struct TenantStore: Sendable {
             let former = byId[userId]?.managerId
             if former != managerId {
                 byId[userId]?.managerId = managerId
+                noteManager(of: userId, was: former, now: managerId)
                 log(userId, .updated, ["manager"], formerManager: former)
             }
         }
+    }
+
+    /// Keeps `reportIds` in step with a change of `userId`'s manager.
+    private mutating func noteManager(of userId: String, was former: String?, now current: String?) {
+        guard former != current else { return }
+        if let former {
+            reportIds[former]?.remove(userId)
+            if reportIds[former]?.isEmpty == true { reportIds[former] = nil }
+        }
+        if let current { reportIds[current, default: []].insert(userId) }
     }
 
     private mutating func log(

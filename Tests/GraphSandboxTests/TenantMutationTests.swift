@@ -39,6 +39,35 @@ struct TenantMutationTests {
         #expect(log.last?.properties == ["manager"])
     }
 
+    @Test("removing a manager clears the manager of exactly their reports at that moment, logged in listing order")
+    func removingAManagerClearsTheirReports() async throws {
+        let sandbox = GraphSandbox(configuration: SandboxConfiguration(userCount: 60))
+        let users = await sandbox.users
+        let counts = Dictionary(grouping: users.compactMap(\.managerId), by: { $0 }).mapValues(\.count)
+        let boss = try #require(counts.filter { $0.value >= 2 }.keys.sorted().first)
+        let generated = users.filter { $0.managerId == boss }.map(\.id).sorted()
+        let movedAway = generated[0]
+        let other = try #require(users.first { $0.id != boss && $0.id != movedAway && $0.kind == .member })
+        let movedIn = try #require(users.first { $0.id != boss && $0.managerId != boss && $0.id != other.id })
+        try await sandbox.mutate(.setManager(userId: movedAway, managerId: other.id))
+        try await sandbox.mutate(.setManager(userId: movedIn.id, managerId: boss))
+        var hire = SandboxUser(
+            id: "ffffffff-0000-4000-8000-000000000002", userPrincipalName: "report.hire@contoso.com",
+            displayName: "Report Hire")
+        hire.managerId = boss
+        try await sandbox.mutate(.add(hire))
+        let before = await sandbox.changeLog.count
+        try await sandbox.mutate(.remove(id: boss))
+        let reports = (generated.dropFirst() + [movedIn.id, hire.id]).sorted()
+        let log = await sandbox.changeLog.dropFirst(before)
+        #expect(log.first?.kind == .deleted)
+        #expect(log.dropFirst().map(\.userId) == reports)
+        #expect(log.dropFirst().allSatisfy { $0.formerManagerId == boss && $0.properties == ["manager"] })
+        let after = await sandbox.users
+        #expect(!after.contains { $0.managerId == boss })
+        #expect(after.first { $0.id == movedAway }?.managerId == other.id)
+    }
+
     @Test(
         "invalid changes are refused with a reason",
         arguments: [

@@ -142,8 +142,10 @@ struct SiteDirectory: Sendable {
             letters.append(letter)
             letterPeople[Self.letterSlot(letter)].append(index)
         }
+        // The people share the list they were made from (hidden in one copy when fields are hidden).
+        let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
         let people = Self.makePeople(
-            order: order, prepared: prepared, users: users, hiding: hidden, slugs: slugs, letters: letters,
+            order: order, prepared: prepared, users: shared, slugs: slugs, letters: letters,
             departmentFiles: departmentFiles, inParallel: order.count <= Self.parallelPeopleLimit)
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
@@ -177,18 +179,18 @@ struct SiteDirectory: Sendable {
     /// build's peak by about 100 MiB (see `build`).
     static let parallelPeopleLimit = 300_000
 
-    /// Everyone's `SitePerson` in display order: the user after hiding, the slug, letter and department page
-    /// worked out before, and the phone links (made here unless prepared early); in chunks on every core when
+    /// Everyone's `SitePerson` in display order: their user in `users` (already hidden), the slug, letter and
+    /// department page worked out before, and the phone links (made here unless prepared early); in chunks on every core when
     /// `inParallel` and there are enough people.
     static func makePeople(
-        order: [Int], prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>, slugs: [String],
-        letters: [String], departmentFiles: [String?], inParallel: Bool
+        order: [Int], prepared: [PreparedPerson], users: SiteUsers, slugs: [String], letters: [String],
+        departmentFiles: [String?], inParallel: Bool
     ) -> [SitePerson] {
         @Sendable func make(_ range: Range<Int>) -> [SitePerson] {
             range.map { index in
                 let position = order[index]
                 return SitePerson(
-                    user: users[prepared[position].source].hiding(hidden), index: index, slug: slugs[index],
+                    users: users, at: prepared[position].source, index: index, slug: slugs[index],
                     letter: letters[index], departmentFile: departmentFiles[index], phones: prepared[position].phones)
             }
         }

@@ -4,8 +4,13 @@
 /// A class: every list, export and search file reads everyone, and copying this value (a retain of each of
 /// its twenty-odd fields) was a fifth of those tasks; a reference is one retain.
 final class SitePerson: Sendable {
-    /// The user after `hideFields`.
-    let user: User
+    /// Where the user is kept: the directory's shared list, or a list of one for a person made alone.
+    private let users: SiteUsers
+    private let position: Int
+    /// The user after `hideFields`, read in place (a plain getter would copy every field on each read).
+    var user: User {
+        _read { yield users.users[position] }
+    }
     /// Position in the directory's sort order; search data refers to people by it.
     let index: Int
     /// `people/<slug>.html`.
@@ -17,17 +22,29 @@ final class SitePerson: Sendable {
     /// Key of the department page, when the person has a department.
     let departmentFile: String?
 
-    /// `phones`: `SitePerson.phones(of: user)`, when already worked out.
-    init(
+    /// A person made alone, holding their own `user` (after hiding). `phones`: `SitePerson.phones(of: user)`, when
+    /// already worked out.
+    convenience init(
         user: User, index: Int, slug: String, letter: String, departmentFile: String?,
         phones: [(label: String, link: TelephoneLink)]? = nil
     ) {
-        self.user = user
+        self.init(
+            users: SiteUsers([user]), at: 0, index: index, slug: slug, letter: letter, departmentFile: departmentFile,
+            phones: phones)
+    }
+
+    /// A person of a directory: the user at `position` of `users` (already hidden), shared with everyone else's.
+    init(
+        users: SiteUsers, at position: Int, index: Int, slug: String, letter: String, departmentFile: String?,
+        phones: [(label: String, link: TelephoneLink)]? = nil
+    ) {
+        self.users = users
+        self.position = position
         self.index = index
         self.slug = slug
         self.letter = letter
         self.departmentFile = departmentFile
-        self.phones = phones ?? Self.phones(of: user)
+        self.phones = phones ?? Self.phones(of: users.users[position])
     }
 
     /// Business phones first, then the mobile phone, each with its label and parsed link.
@@ -65,5 +82,16 @@ final class SitePerson: Sendable {
             if !skippable { break }
         }
         return "other"
+    }
+}
+
+/// The users of a directory, once: each `SitePerson` refers to its own here instead of holding a copy. A copy
+/// is about 300 bytes of fields per person (the strings are shared), 300 MB at a million people, made while
+/// the fetched list still exists, at the build's peak.
+final class SiteUsers: Sendable {
+    let users: [User]
+
+    init(_ users: [User]) {
+        self.users = users
     }
 }

@@ -34,9 +34,10 @@ struct SiteDirectoryTests {
         let slugs = order.map { "slug-\($0)" }
         let letters = order.map { _ in "a" }
         let files = order.map { $0 % 3 == 0 ? nil : "dept-\($0 % 5)" }
+        let shared = SiteUsers(users.map { $0.hiding(["mail"]) })
         let made = [true, false].map { parallel in
             SiteDirectory.makePeople(
-                order: order, prepared: prepared, users: users, hiding: ["mail"], slugs: slugs, letters: letters,
+                order: order, prepared: prepared, users: shared, slugs: slugs, letters: letters,
                 departmentFiles: files, inParallel: parallel)
         }
         #expect(made[0].map(\.index) == Array(order.indices))
@@ -68,6 +69,23 @@ struct SiteDirectoryTests {
         #expect(Set(parallel.people.map(\.slug)).count == users.count, "every slug is unique")
         let twins = parallel.people.filter { $0.user.id == "twin" }.map(\.slug)
         #expect(twins.count == 2 && twins[0] != twins[1] && twins[1].hasSuffix("-2"))
+    }
+
+    @Test(
+        "each person of a directory reads the user they were made from, hidden fields removed, with or without hiding",
+        arguments: [Set<String>(), ["mobilePhone", "mail"]])
+    func peopleReadTheirOwnUsers(hidden: Set<String>) async {
+        let users = Self.users()
+        let directory = await SiteDirectory.build(users: users, hiding: hidden)
+        var expected: [String: [User]] = [:]
+        for user in users { expected[user.id, default: []].append(user.hiding(hidden)) }
+        for person in directory.people {
+            #expect(expected[person.user.id]?.contains(person.user) == true)
+            #expect(hidden.isEmpty || (person.user.mail == nil && person.user.mobilePhone == nil))
+        }
+        let alone = SitePerson(user: users[0], index: 3, slug: "alone", letter: "a", departmentFile: nil)
+        #expect(alone.user == users[0])
+        #expect(alone.index == 3)
     }
 
     @Test("slugs of people whose ordinary slugs collide get a longer hash, whatever the input order")

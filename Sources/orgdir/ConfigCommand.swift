@@ -44,7 +44,8 @@ struct ConfigCheckCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         if environment[ClientSecret.environmentVariable] == nil && settings.clientSecretFile == nil {
             lines.append(
-                "  note: no secret yet: set \(ClientSecret.environmentVariable) or clientSecretFile before 'orgdir build'")
+                "  note: no secret yet: set \(ClientSecret.environmentVariable) or clientSecretFile before 'orgdir build'"
+            )
         }
         print(lines.joined(separator: "\n"))
     }

@@ -18,7 +18,8 @@ enum DemoTenant {
         let configuration = SandboxConfiguration(userCount: users)
         let sandbox = GraphSandbox(configuration: configuration)
         let baseURL = try await sandbox.start()
-        let root = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let root =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -54,7 +54,9 @@ struct SnapshotsCommand: AsyncParsableCommand {
     private func line(for entry: SnapshotEntry, width: Int) -> String {
         let people = entry.peopleCount.map(String.init) ?? "?"
         let kind = entry.metadata?.syncKind.rawValue ?? "?"
-        let columns = [pad(entry.name, width), leftPad(people, 8), pad(kind, 5), leftPad(Self.size(entry.byteCount), 9)]
+        let columns = [
+            pad(entry.name, width), leftPad(people, 8), pad(kind, 5), leftPad(Self.size(entry.byteCount), 9),
+        ]
         let problem = entry.problem.map { "  (unreadable: \($0))" } ?? ""
         return columns.joined(separator: "  ") + problem
     }

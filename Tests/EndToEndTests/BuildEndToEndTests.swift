@@ -37,7 +37,8 @@ struct BuildEndToEndTests {
             #expect(workspace.files(in: "people", withExtension: "md").count == users.count)
             #expect(workspace.files(in: "people", withExtension: "html").count == users.count)
             let index = try String(contentsOf: workspace.output.appendingPathComponent("index.html"), encoding: .utf8)
-            let linked = Set(workspace.files(in: "people", withExtension: "html").filter { index.contains("people/\($0)") })
+            let linked = Set(
+                workspace.files(in: "people", withExtension: "html").filter { index.contains("people/\($0)") })
             #expect(linked.count == users.count, "index.html links \(linked.count) of \(users.count) people")
             let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
             #expect(summary?["published"] as? Int == users.count)

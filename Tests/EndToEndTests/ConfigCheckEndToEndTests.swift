@@ -5,6 +5,7 @@ import Testing
 @Suite("orgdir config check end to end")
 struct ConfigCheckEndToEndTests {
     /// Nothing listens here: a check that tried the network would fail or hang, never pass.
+    // swift-format-ignore: NeverForceUnwrap
     static let unreachable = URL(string: "http://127.0.0.1:9/")!
     static let clientId = "11111111-2222-3333-4444-555555555555"
 
@@ -12,7 +13,8 @@ struct ConfigCheckEndToEndTests {
     func validSettings() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let settings = try workspace.writeSettings(sandbox: Self.unreachable, tenant: "contoso", clientId: Self.clientId)
+        let settings = try workspace.writeSettings(
+            sandbox: Self.unreachable, tenant: "contoso", clientId: Self.clientId)
         let outcome = try await OrgDirProcess.run(["config", "check", "--config", settings.path], in: workspace.folder)
         #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
         #expect(outcome.stdout.contains("OK"))

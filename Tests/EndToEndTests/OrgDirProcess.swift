@@ -13,7 +13,8 @@ struct OrgDirProcess {
     static var binary: URL {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // `swift test` on Linux runs <bin>/orgdirPackageTests.xctest; macOS nests deeper in a bundle.
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("orgdir").path), folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("orgdir").path), folder.path != "/"
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder.appendingPathComponent("orgdir")
@@ -50,7 +51,8 @@ struct Workspace {
     func writeSettings(
         sandbox: URL, tenant: String, clientId: String, extra: [(String, String)] = [], name: String = "settings.plist"
     ) throws -> URL {
-        let root = sandbox.absoluteString.hasSuffix("/") ? String(sandbox.absoluteString.dropLast()) : sandbox.absoluteString
+        let root =
+            sandbox.absoluteString.hasSuffix("/") ? String(sandbox.absoluteString.dropLast()) : sandbox.absoluteString
         var entries = [
             ("tenant", "<string>\(tenant)</string>"),
             ("clientId", "<string>\(clientId)</string>"),
@@ -90,7 +92,9 @@ struct Workspace {
 
     func files(in subfolder: String, withExtension ext: String) -> [String] {
         let folder = output.appendingPathComponent(subfolder)
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix("." + ext) }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix("." + ext)
+        }
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }

@@ -14,7 +14,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Cap on a single wait.
     public var maxDelay: TimeInterval
 
-    public init(maxAttempts: Int, maxTotalWait: TimeInterval, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 120) {
+    public init(maxAttempts: Int, maxTotalWait: TimeInterval, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 120)
+    {
         self.maxAttempts = maxAttempts
         self.maxTotalWait = maxTotalWait
         self.baseDelay = baseDelay

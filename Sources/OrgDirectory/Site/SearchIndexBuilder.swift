@@ -158,25 +158,25 @@ struct SearchIndexBuilder {
             }
         }
         for index in directory.people.indices {
-            let user = directory.people[index].user
+            let person = directory.people[index]
             let key = kept != nil || reusable != nil ? directory.recordDigest(at: index) : nil
             if let early = directory.searchTokens[index] {
                 post(early, at: index)
-                if let key { kept?.add(id: user.id, key: key, tokens: early) }
+                if let key { kept?.add(id: person.user.id, key: key, tokens: early) }
                 continue
             }
-            if let key, let known = reusable?.entry(for: user.id), known.key == key {
+            if let key, let known = reusable?.entry(for: person.user.id), known.key == key {
                 post(known.tokens, at: index)
-                kept?.add(id: user.id, key: key, tokens: known.tokens)
+                kept?.add(id: person.user.id, key: key, tokens: known.tokens)
                 continue
             }
-            Self.packTokens(of: user, table: &table, cache: &cache, into: &packed)
+            Self.packTokens(of: person.user, table: &table, cache: &cache, into: &packed)
             tokenized += 1
             if table.count > byNumber.count {
                 byNumber.append(contentsOf: repeatElement([[], [], []], count: table.count - byNumber.count))
             }
             post(packed, at: index)
-            if let key { kept?.add(id: user.id, key: key, tokens: packed) }
+            if let key { kept?.add(id: person.user.id, key: key, tokens: packed) }
         }
         var postings: [String: [[Int]]] = [:]
         postings.reserveCapacity(byNumber.count)
@@ -403,10 +403,10 @@ struct SearchIndexBuilder {
 
     /// `record(person)`, appended.
     static func appendRecord(_ person: SitePerson, to bytes: inout [UInt8]) {
-        let user = person.user
         let fields = [
-            user.displayName, user.jobTitle ?? "", user.department ?? "", person.primaryPhone?.written ?? "",
-            person.primaryPhone?.uri ?? "", user.mail ?? "", person.slug,
+            person.user.displayName, person.user.jobTitle ?? "", person.user.department ?? "",
+            person.primaryPhone?.written ?? "",
+            person.primaryPhone?.uri ?? "", person.user.mail ?? "", person.slug,
         ]
         bytes.append(0x5B)
         for (number, field) in fields.enumerated() {

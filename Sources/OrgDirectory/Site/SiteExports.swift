@@ -257,19 +257,19 @@ enum SiteExports {
 
     /// The value of `column` for `person`, nil when absent.
     private static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
-        let user = person.user
         switch column {
-        case .displayName: return user.displayName
-        case .givenName: return user.givenName
-        case .surname: return user.surname
-        case .jobTitle: return user.jobTitle
-        case .department: return user.department
-        case .officeLocation: return user.officeLocation
-        case .companyName: return user.companyName
-        case .mail: return user.mail
-        case .businessPhones: return user.businessPhones.isEmpty ? nil : user.businessPhones.joined(separator: "; ")
-        case .mobilePhone: return user.mobilePhone
-        case .userPrincipalName: return user.userPrincipalName.isEmpty ? nil : user.userPrincipalName
+        case .displayName: return person.user.displayName
+        case .givenName: return person.user.givenName
+        case .surname: return person.user.surname
+        case .jobTitle: return person.user.jobTitle
+        case .department: return person.user.department
+        case .officeLocation: return person.user.officeLocation
+        case .companyName: return person.user.companyName
+        case .mail: return person.user.mail
+        case .businessPhones:
+            return person.user.businessPhones.isEmpty ? nil : person.user.businessPhones.joined(separator: "; ")
+        case .mobilePhone: return person.user.mobilePhone
+        case .userPrincipalName: return person.user.userPrincipalName.isEmpty ? nil : person.user.userPrincipalName
         case .manager: return managerName(of: person, directory)
         }
     }

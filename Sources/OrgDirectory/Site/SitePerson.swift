@@ -44,17 +44,24 @@ final class SitePerson: Sendable {
         self.slug = slug
         self.letter = letter
         self.departmentFile = departmentFile
-        self.phones = phones ?? Self.phones(of: users.users[position])
+        self.phones =
+            phones
+            ?? Self.phones(business: users.users[position].businessPhones, mobile: users.users[position].mobilePhone)
     }
 
     /// Business phones first, then the mobile phone, each with its label and parsed link.
     static func phones(of user: User) -> [(label: String, link: TelephoneLink)] {
+        phones(business: user.businessPhones, mobile: user.mobilePhone)
+    }
+
+    /// `phones(of:)` from the two fields it reads (passing a whole user out of a list copies every field).
+    static func phones(business: [String], mobile: String?) -> [(label: String, link: TelephoneLink)] {
         var phones: [(label: String, link: TelephoneLink)] = []
-        for (position, number) in user.businessPhones.enumerated() {
-            let label = user.businessPhones.count > 1 ? "Work phone \(position + 1)" : "Work phone"
+        for (position, number) in business.enumerated() {
+            let label = business.count > 1 ? "Work phone \(position + 1)" : "Work phone"
             phones.append((label, TelephoneLink(number)))
         }
-        if let mobile = user.mobilePhone { phones.append(("Mobile", TelephoneLink(mobile))) }
+        if let mobile { phones.append(("Mobile", TelephoneLink(mobile))) }
         return phones
     }
 

@@ -27,7 +27,7 @@ extension SiteRenderJob {
         var input = FingerprintInput()
         for position in range {
             let person = directory.people[position]
-            let links = PersonLinks(of: person.user, in: directory)
+            let links = PersonLinks(of: person, in: directory)
             input.reset()
             addFingerprintInput(
                 of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)

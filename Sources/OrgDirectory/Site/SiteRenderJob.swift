@@ -23,7 +23,7 @@ struct SiteRenderJob: Sendable {
         paths.reserveCapacity(range.count * 3)
         for position in range {
             let person = directory.people[position]
-            try renderPerson(person, links: PersonLinks(of: person.user, in: directory), to: output, paths: &paths)
+            try renderPerson(person, links: PersonLinks(of: person, in: directory), to: output, paths: &paths)
         }
         return paths
     }

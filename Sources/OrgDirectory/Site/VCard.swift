@@ -11,25 +11,25 @@ enum VCard {
     /// Written straight into bytes, line by line, with only long lines folded: building each line as a `String`
     /// and joining them was most of the `people.vcf` export's time.
     static func cardBytes(for person: SitePerson) -> [UInt8] {
-        let user = person.user
         var card = CardBytes()
         card.line("BEGIN:VCARD")
         card.line("VERSION:4.0")
-        if isUUID(user.id) {
-            card.line("UID:urn:uuid:", user.id.lowercased())
+        if isUUID(person.user.id) {
+            card.line("UID:urn:uuid:", person.user.id.lowercased())
         } else {
-            card.line("UID;VALUE=text:", text(user.id))
+            card.line("UID;VALUE=text:", text(person.user.id))
         }
-        card.line("FN:", text(user.displayName))
-        card.line("N:", text(user.surname ?? ""), ";", text(user.givenName ?? ""), ";;;")
-        if user.companyName != nil || user.department != nil {
+        card.line("FN:", text(person.user.displayName))
+        card.line("N:", text(person.user.surname ?? ""), ";", text(person.user.givenName ?? ""), ";;;")
+        if person.user.companyName != nil || person.user.department != nil {
             card.line(
-                "ORG:", text(user.companyName ?? ""), user.department == nil ? "" : ";", text(user.department ?? ""))
+                "ORG:", text(person.user.companyName ?? ""), person.user.department == nil ? "" : ";",
+                text(person.user.department ?? ""))
         }
-        if let title = user.jobTitle { card.line("TITLE:", text(title)) }
-        if let mail = user.mail { card.line("EMAIL;TYPE=work:", text(mail)) }
+        if let title = person.user.jobTitle { card.line("TITLE:", text(title)) }
+        if let mail = person.user.mail { card.line("EMAIL;TYPE=work:", text(mail)) }
         for (position, phone) in person.phones.enumerated() {
-            let isMobile = user.mobilePhone != nil && position == person.phones.count - 1
+            let isMobile = person.user.mobilePhone != nil && position == person.phones.count - 1
             let type = isMobile ? "cell,voice" : "work,voice"
             // A local number's tel: URI would need a phone-context (RFC 3966) orgdir cannot know: keep it as text.
             if let uri = phone.link.uri, uri.hasPrefix("tel:+") {
@@ -38,7 +38,7 @@ enum VCard {
                 card.line("TEL;VALUE=text;TYPE=\"", type, "\":", text(phone.link.written))
             }
         }
-        if let office = user.officeLocation {
+        if let office = person.user.officeLocation {
             card.line("ADR;TYPE=work:;", text(office), ";;;;;")
         }
         card.line("END:VCARD")

@@ -37,8 +37,9 @@ struct SettingsTests {
         #expect(settings.authority.absoluteString == "https://login.microsoftonline.com")
         #expect(settings.graphRoot.absoluteString == "https://graph.microsoft.com/")
         #expect(settings.apiVersion == "v1.0")
-        #expect(settings.tokenEndpoint.absoluteString
-            == "https://login.microsoftonline.com/contoso.onmicrosoft.com/oauth2/v2.0/token")
+        #expect(
+            settings.tokenEndpoint.absoluteString
+                == "https://login.microsoftonline.com/contoso.onmicrosoft.com/oauth2/v2.0/token")
         #expect(settings.defaultScope == "https://graph.microsoft.com/.default")
         #expect(settings.graphBase.absoluteString == "https://graph.microsoft.com/v1.0/")
         #expect(settings.outputDirectory.path == "/srv/orgdir/Output")
@@ -51,7 +52,8 @@ struct SettingsTests {
     @Test("the old iOS sample's keys keep their meaning")
     func legacySample() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples/legacy-ios-sample.plist")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Samples/legacy-ios-sample.plist")
         let settings = try Settings.load(from: url)
         #expect(settings.tenant == "contoso.onmicrosoft.com")
         #expect(settings.authority.absoluteString == "https://login.microsoftonline.com")
@@ -64,12 +66,16 @@ struct SettingsTests {
         #expect(gov.authority.absoluteString == "https://login.microsoftonline.us")
         #expect(gov.defaultScope == "https://graph.microsoft.us/.default")
         let china = try parse(
-            minimalEntries + [("cloud", "<string>china</string>"), ("authority", "<string>https://login.chinacloudapi.cn</string>")])
+            minimalEntries + [
+                ("cloud", "<string>china</string>"), ("authority", "<string>https://login.chinacloudapi.cn</string>"),
+            ])
         #expect(china.authority.absoluteString == "https://login.chinacloudapi.cn")
         #expect(china.graphRoot.absoluteString == "https://microsoftgraph.chinacloudapi.cn/")
     }
 
-    @Test("http is accepted for loopback hosts", arguments: ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9", "http://127.9.9.9"])
+    @Test(
+        "http is accepted for loopback hosts",
+        arguments: ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9", "http://127.9.9.9"])
     func loopbackHTTP(url: String) throws {
         let settings = try parse(minimalEntries + [("graphAPI", "<string>\(url)</string>")])
         #expect(settings.graphRoot.absoluteString.hasPrefix(url))
@@ -99,7 +105,9 @@ struct SettingsTests {
         (minimalEntries + [("output", "<string></string>")], ["'output'", "empty"]),
     ]
 
-    @Test("an invalid plist fails with one line naming the file, the key and what is expected", arguments: invalid.indices)
+    @Test(
+        "an invalid plist fails with one line naming the file, the key and what is expected", arguments: invalid.indices
+    )
     func invalidPlist(index: Int) {
         let (entries, fragments) = Self.invalid[index]
         do {
@@ -132,7 +140,8 @@ struct SettingsTests {
 
     @Test("relative paths resolve against the plist's folder")
     func relativePaths() throws {
-        let settings = try parse(minimalEntries + [("output", "<string>site</string>"), ("state", "<string>../var</string>")])
+        let settings = try parse(
+            minimalEntries + [("output", "<string>site</string>"), ("state", "<string>../var</string>")])
         #expect(settings.outputDirectory.path == "/srv/orgdir/site")
         #expect(settings.stateDirectory.path == "/srv/var")
     }

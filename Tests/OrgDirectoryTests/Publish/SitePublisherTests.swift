@@ -72,8 +72,9 @@ struct SitePublisherTests {
         try publisher.publish(staging, generatedAt: Date())
         let published = try Data(contentsOf: output.appendingPathComponent("people.csv"))
         #expect(published == Data(pieces.joined()))
-        let inode = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
-            .systemFileNumber] as? Int
+        let inode =
+            try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
+                .systemFileNumber] as? Int
 
         staging = try publisher.makeStaging()
         try staging.write(to: "people.csv", pieces: emitAll(pieces))
@@ -83,8 +84,9 @@ struct SitePublisherTests {
         try publisher.publish(staging, generatedAt: Date())
         #expect(staging.counts.unchanged == 1)
         #expect(staging.counts.written == 1)
-        let after = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
-            .systemFileNumber] as? Int
+        let after =
+            try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent("people.csv").path)[
+                .systemFileNumber] as? Int
         #expect(after == inode, "the unchanged export is the published file itself, linked")
         #expect(try Data(contentsOf: output.appendingPathComponent("people.json")) == Data(changed.joined()))
     }
@@ -172,10 +174,18 @@ struct SitePublisherTests {
 @Suite("Local rules")
 struct LocalRulesTests {
     static let people = [
-        User(id: "1", userPrincipalName: "ada@c.com", displayName: "Ada", givenName: "Ada", mail: "ada@c.com", accountEnabled: true, userType: "Member"),
-        User(id: "2", userPrincipalName: "off@c.com", displayName: "Off", givenName: "Off", mail: "off@c.com", accountEnabled: false),
-        User(id: "3", userPrincipalName: "g_x.com#EXT#@c.onmicrosoft.com", displayName: "Guest", givenName: "G", mail: "g@x.com", userType: "Guest"),
-        User(id: "4", userPrincipalName: "room401@c.com", displayName: "Room 4.01", mail: "room401@c.com", accountEnabled: false),
+        User(
+            id: "1", userPrincipalName: "ada@c.com", displayName: "Ada", givenName: "Ada", mail: "ada@c.com",
+            accountEnabled: true, userType: "Member"),
+        User(
+            id: "2", userPrincipalName: "off@c.com", displayName: "Off", givenName: "Off", mail: "off@c.com",
+            accountEnabled: false),
+        User(
+            id: "3", userPrincipalName: "g_x.com#EXT#@c.onmicrosoft.com", displayName: "Guest", givenName: "G",
+            mail: "g@x.com", userType: "Guest"),
+        User(
+            id: "4", userPrincipalName: "room401@c.com", displayName: "Room 4.01", mail: "room401@c.com",
+            accountEnabled: false),
         User(id: "5", userPrincipalName: "nocontact@c.com", displayName: "No Contact", givenName: "No"),
         User(id: "6", userPrincipalName: "Boss@c.com", displayName: "Boss", givenName: "B", mail: "boss@c.com"),
     ]
@@ -200,8 +210,13 @@ struct LocalRulesTests {
     func resourceHeuristic() {
         #expect(Self.people[3].isLikelyResource)
         #expect(!Self.people[0].isLikelyResource)
-        #expect(User(id: "x", userPrincipalName: "shared.payroll@c.com", displayName: "Shared: Payroll", accountEnabled: true).isLikelyResource)
-        #expect(!User(id: "y", userPrincipalName: "prince@c.com", displayName: "Prince", accountEnabled: true).isLikelyResource)
+        #expect(
+            User(
+                id: "x", userPrincipalName: "shared.payroll@c.com", displayName: "Shared: Payroll", accountEnabled: true
+            ).isLikelyResource)
+        #expect(
+            !User(id: "y", userPrincipalName: "prince@c.com", displayName: "Prince", accountEnabled: true)
+                .isLikelyResource)
     }
 }
 

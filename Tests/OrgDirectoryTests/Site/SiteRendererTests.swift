@@ -43,8 +43,9 @@ struct SiteRendererTests {
             to: DirectorySiteOutput(root: folder))
         #expect(report.paths.isEmpty)
         #expect(report.filesWritten == listed.filesWritten)
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
-            == FileManager.default.subpathsOfDirectory(atPath: listedFolder.path).sorted())
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+                == FileManager.default.subpathsOfDirectory(atPath: listedFolder.path).sorted())
     }
 
     @Test("an empty directory still gets an index, search data and exports")

@@ -14,17 +14,16 @@ enum ListPage {
         let mailHref: String?
 
         init(_ person: SitePerson) {
-            let user = person.user
             let clean = SiteEscaping.displayText
             slug = person.slug
-            name = clean(user.displayName)
-            jobTitle = user.jobTitle.map(clean)
-            department = user.department.map(clean)
-            office = user.officeLocation.map(clean)
+            name = clean(person.user.displayName)
+            jobTitle = person.user.jobTitle.map(clean)
+            department = person.user.department.map(clean)
+            office = person.user.officeLocation.map(clean)
             phone = person.primaryPhone.map { clean($0.written) }
             phoneHref = person.primaryPhone?.uri.map(clean)
-            mail = user.mail.map(clean)
-            mailHref = user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
+            mail = person.user.mail.map(clean)
+            mailHref = person.user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
         }
     }
 

@@ -66,21 +66,20 @@ struct PersonPage {
     /// The page of `person`, with their manager and reports as `links` has them and history nights looked up in
     /// `history`.
     init(_ person: SitePerson, stamp: SiteStamp, links: PersonLinks, history events: SiteHistory) {
-        let user = person.user
         let clean = SiteEscaping.displayText
-        name = clean(user.displayName)
+        name = clean(person.user.displayName)
         slug = person.slug
-        givenName = user.givenName.map(clean)
-        surname = user.surname.map(clean)
-        jobTitle = user.jobTitle.map(clean)
-        department = user.department.map(clean)
+        givenName = person.user.givenName.map(clean)
+        surname = person.user.surname.map(clean)
+        jobTitle = person.user.jobTitle.map(clean)
+        department = person.user.department.map(clean)
         departmentHref = person.departmentFile.map { clean("../departments/\($0).html") }
-        office = user.officeLocation.map(clean)
-        company = user.companyName.map(clean)
-        mail = user.mail.map(clean)
-        mailHref = user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
-        userPrincipalName = user.userPrincipalName.isEmpty ? nil : clean(user.userPrincipalName)
-        employeeId = user.employeeId.map(clean)
+        office = person.user.officeLocation.map(clean)
+        company = person.user.companyName.map(clean)
+        mail = person.user.mail.map(clean)
+        mailHref = person.user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
+        userPrincipalName = person.user.userPrincipalName.isEmpty ? nil : clean(person.user.userPrincipalName)
+        employeeId = person.user.employeeId.map(clean)
         phones = person.phones.map {
             Phone(label: $0.label, number: clean($0.link.written), href: $0.link.uri.map(clean))
         }
@@ -91,7 +90,7 @@ struct PersonPage {
             Report(name: clean(report.name), href: "\(report.slug).md", jobTitle: report.jobTitle.map(clean))
         }
         history = Self.historyLines(of: person, in: events)
-        extra = user.extra.sorted { $0.key < $1.key }.map { Extra(label: clean($0.key), value: clean($0.value)) }
+        extra = person.user.extra.sorted { $0.key < $1.key }.map { Extra(label: clean($0.key), value: clean($0.value)) }
         self.stamp = stamp
     }
 

@@ -3,6 +3,7 @@
 # the people changed (POST /_sandbox/changes) and an `orgdir build --verbose`, with GNU time and the stage log of
 # each. The first round has no spare site yet (it links every unchanged file); the later ones update the spare.
 #   Benchmarks/nightly-rounds.sh [ORGDIR=.build-bench/release/orgdir] [PEOPLE=100000] [ROUNDS=3]
+#   SANDBOX_ARGS="--delta-support none" Benchmarks/nightly-rounds.sh   # against a Graph without /users/delta
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
 cd "$(dirname "$0")/.."

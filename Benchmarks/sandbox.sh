@@ -1,7 +1,8 @@
 # Sourced by the profile scripts: starts graph-sandbox with $users people (seed 1) in the background, waits for
 # its URL, and writes $dir/settings.plist pointing orgdir at it (output and state in $dir). Needs $bin, $dir
-# and $users; sets $sandbox (the pid, killed on exit) and $base (the sandbox's URL).
-"$bin/graph-sandbox" --port 0 --users "$users" --seed 1 > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
+# and $users (and takes extra graph-sandbox flags from $SANDBOX_ARGS, e.g. "--delta-support none"); sets $sandbox (the pid, killed on exit) and $base (the sandbox's URL).
+# shellcheck disable=SC2086 # SANDBOX_ARGS is a list of flags
+"$bin/graph-sandbox" --port 0 --users "$users" --seed 1 ${SANDBOX_ARGS:-} > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
 sandbox=$!
 trap 'kill "$sandbox" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q http "$dir/sandbox.url" 2>/dev/null && break; sleep 0.1; done

@@ -330,7 +330,7 @@ public struct BuildPipeline: Sendable {
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
                 prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
-                exportRows: staging.previous == nil ? nil : exportRows.previous, to: staging)
+                exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)

@@ -39,12 +39,15 @@ struct DirectorySync: Sendable {
         return parts.joined(separator: "|")
     }
 
+    /// A delta round's pages, gathered.
+    typealias FetchedRound = (round: DeltaRound, changes: DeltaChanges)
+
     /// A delta round's pages, fetched before the previous snapshot is loaded (see `prefetchRound`), or how
     /// fetching them failed.
     struct PrefetchedRound: Sendable {
         /// The link the round started from.
         let link: String
-        let result: Result<(round: DeltaRound, changes: DeltaChanges), GraphError>
+        let result: Result<FetchedRound, GraphError>
     }
 
     /// Fetches the pages of tonight's delta round when a run building on a snapshot with `metadata` will be a
@@ -182,7 +185,7 @@ struct DirectorySync: Sendable {
     }
 
     /// The pages of the delta round from `link`, gathered.
-    private func fetchRound(link: String) async throws(GraphError) -> (round: DeltaRound, changes: DeltaChanges) {
+    private func fetchRound(link: String) async throws(GraphError) -> FetchedRound {
         let delta = deltaFetcher
         let start = try delta.trusted(link, from: settings.graphBase)
         let changes = DeltaChanges()
@@ -196,11 +199,10 @@ struct DirectorySync: Sendable {
     }
 
     private func deltaSync(
-        previous: Snapshot, link: String,
-        prefetched: Result<(round: DeltaRound, changes: DeltaChanges), GraphError>? = nil
+        previous: Snapshot, link: String, prefetched: Result<FetchedRound, GraphError>? = nil
     ) async throws(GraphError) -> Outcome {
         let delta = deltaFetcher
-        let fetched: (round: DeltaRound, changes: DeltaChanges)
+        let fetched: FetchedRound
         if let prefetched {
             fetched = try prefetched.get()
         } else {

@@ -3,34 +3,28 @@ import Foundation
 /// Where a run keeps the table of everyone's export rows for the next one (`ExportRows`): `export-rows.bin` in the
 /// state folder.
 ///
-/// Only a time saver: a file that is missing or damaged is ignored, one that cannot be written is removed, and
-/// the table is forgotten before every publish, so it never describes exports other than the published ones
-/// (the next run would then make every row, as a first build does).
+/// Only a time saver (`StateCacheFile`): the table is also forgotten before every publish, so it never describes
+/// exports other than the published ones (the next run would then make every row, as a first build does).
 public struct ExportRowStore: Sendable {
-    public let file: URL
+    private let cache: StateCacheFile
+    public var file: URL { cache.url }
 
     public init(stateDirectory: URL) {
-        file = stateDirectory.appendingPathComponent("export-rows.bin")
+        cache = StateCacheFile("export-rows.bin", in: stateDirectory)
     }
 
     /// The stored table, else nil.
     func load() -> ExportRows? {
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        return ExportRows.decode(Array(data))
+        cache.read().flatMap(ExportRows.decode)
     }
 
-    /// Replaces the stored table (a temporary file renamed over it); on failure, removes it and rethrows.
+    /// Replaces the stored table; on failure, removes it and rethrows.
     func save(_ rows: ExportRows) throws {
-        do {
-            try Data(rows.encode()).write(to: file, options: .atomic)
-        } catch {
-            clear()
-            throw error
-        }
+        try cache.replace(with: rows.encode())
     }
 
     /// Forgets the stored table.
     func clear() {
-        try? FileManager.default.removeItem(at: file)
+        cache.remove()
     }
 }

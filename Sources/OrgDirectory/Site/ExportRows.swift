@@ -22,6 +22,9 @@ public struct ExportRows: Sendable, Equatable {
         var spans: [RenderFingerprint: Span]
     }
 
+    /// The table a run's exports made, and how many of their rows were copied rather than made.
+    typealias Made = (table: ExportRows, copied: Int)
+
     /// What the rows were made in (`context(hiding:extraKeys:)`).
     let context: RenderFingerprint
     var files: [SiteExport: File] = [:]
@@ -47,6 +50,38 @@ public struct ExportRows: Sendable, Equatable {
         input.add(extraKeys.count)
         for key in extraKeys { input.add(key) }
         return input.fingerprint
+    }
+}
+
+extension SiteExports {
+    /// Writes `exports` of `directory` through `write`, one file each: the one place exports are made. Rows of
+    /// people whose row is unchanged since `previous` (used only when made in the same context) are copied from
+    /// `published(export)`, the bytes of the export that table describes. With `keepingTable`, returns the new
+    /// table and how many rows were copied.
+    static func write(
+        _ exports: [SiteExport], of directory: SiteDirectory, hidden: Set<String>, keepingTable: Bool,
+        previous: ExportRows?, published: (SiteExport) -> Data?,
+        through write: (SiteExport, SitePieceProducer) throws -> Void
+    ) throws -> ExportRows.Made? {
+        let extraKeys = extraColumns(directory)
+        let keys = keepingTable ? directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) } : []
+        var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
+        let usable = previous.flatMap { $0.context == table.context ? $0 : nil }
+        var copied = 0
+        for export in exports {
+            let entry = usable?.files[export]
+            var rows = ExportRowCopier(keys: keys, previous: entry, published: entry == nil ? nil : published(export))
+            try write(export) { emit in
+                switch export {
+                case .csv: try csv(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
+                case .json: try json(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
+                case .vcf: try vcf(directory, rows: &rows, emit: emit)
+                }
+            }
+            table.files[export] = rows.file
+            copied += rows.copied
+        }
+        return keepingTable ? (table, copied) : nil
     }
 }
 

@@ -216,43 +216,30 @@ struct SiteRenderJob: Sendable {
 
     /// The exports switched on in the options, with the table of their rows for the next run when `exportRows`
     /// asks for one; unchanged rows are copied from the published exports `exportRows` describes.
-    func renderExports(
-        to output: some SiteOutput
-    ) throws(SiteError) -> (paths: [String], rows: (table: ExportRows, copied: Int)?) {
-        var paths: [String] = []
-        var copied = 0
-        let extraKeys = SiteExports.extraColumns(directory)
-        let keeping = exportRows != nil && directory.people.count <= SiteDirectory.digestLimit
-        let keys = keeping ? directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) } : []
-        var table = ExportRows(context: ExportRows.context(hiding: options.hideFields, extraKeys: extraKeys))
-        let previous = exportRows?.previous.flatMap { $0.context == table.context ? $0 : nil }
-        for export in SiteExport.allCases where options.exports.contains(export) {
-            let entry = previous?.files[export]
-            var rows = ExportRowCopier(
-                keys: keys, previous: entry,
-                published: entry == nil ? nil : exportRows?.folder.flatMap { Self.publishedBytes(export, in: $0) })
-            do {
-                try output.write(to: export.fileName) { emit in
-                    switch export {
-                    case .csv:
-                        try SiteExports.csv(
-                            directory, hidden: options.hideFields, extraKeys: extraKeys, rows: &rows, emit: emit)
-                    case .json:
-                        try SiteExports.json(
-                            directory, hidden: options.hideFields, extraKeys: extraKeys, rows: &rows, emit: emit)
-                    case .vcf: try SiteExports.vcf(directory, rows: &rows, emit: emit)
-                    }
+    func renderExports(to output: some SiteOutput) throws(SiteError) -> (paths: [String], rows: ExportRows.Made?) {
+        let exports = SiteExport.allCases.filter { options.exports.contains($0) }
+        let folder = exportRows?.folder
+        do {
+            let rows = try SiteExports.write(
+                exports, of: directory, hidden: options.hideFields,
+                keepingTable: exportRows != nil && directory.people.count <= SiteDirectory.digestLimit,
+                previous: exportRows?.previous,
+                published: { export in folder.flatMap { Self.publishedBytes(export, in: $0) } }
+            ) { export, produce in
+                do {
+                    try output.write(to: export.fileName, pieces: produce)
+                } catch let error as SiteError {
+                    throw error
+                } catch {
+                    throw SiteError.writeFailed(path: export.fileName, reason: "\(error)")
                 }
-            } catch let error as SiteError {
-                throw error
-            } catch {
-                throw .writeFailed(path: export.fileName, reason: "\(error)")
             }
-            if keeping { table.files[export] = rows.file }
-            copied += rows.copied
-            paths.append(export.fileName)
+            return (exports.map(\.fileName), rows)
+        } catch let error as SiteError {
+            throw error
+        } catch {
+            throw .writeFailed(path: exports.map(\.fileName).joined(separator: ", "), reason: "\(error)")
         }
-        return (paths, keeping ? (table, copied) : nil)
     }
 
     /// The bytes of `export` in the published site at `folder` (mapped), nil when it cannot be read.

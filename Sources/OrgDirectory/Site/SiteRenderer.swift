@@ -41,21 +41,22 @@ public struct SiteRenderer: Sendable {
     /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
-    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run, and the
-    /// table of everyone's export rows, with which rows of people whose row is unchanged since `exportRows` (the
-    /// run before's, describing the exports in `published`) are copied from there.
+    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run. With
+    /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
+    /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
         searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
+        keepingExportRows: Bool = false,
         to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
-            keepsTokenCache: keepingSearchTokens, exportRows: keepingSearchTokens ? (exportRows, published) : nil)
+            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil)
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
@@ -70,7 +71,7 @@ public struct SiteRenderer: Sendable {
         // Files other than person pages, for sweeping a recycled output.
         var otherPaths: Set<String> = []
         var searchPieces: [SiteRenderJob.SearchPiece] = []
-        var exportTable: (table: ExportRows, copied: Int)?
+        var exportTable: ExportRows.Made?
         // Each person chunk's fingerprints by its first position: chunks finish in any order.
         var fingerprintChunks: [(start: Int, fingerprints: [(id: String, fingerprint: RenderFingerprint)])] = []
         do {
@@ -193,11 +194,11 @@ private struct RenderPart: Sendable {
     /// A part of the search files, for the manifest written once all are done.
     var search: SiteRenderJob.SearchPiece?
     /// The exports' table of rows, and how many rows were copied.
-    var exports: (table: ExportRows, copied: Int)?
+    var exports: ExportRows.Made?
 
     init(
         _ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
-        search: SiteRenderJob.SearchPiece? = nil, exports: (table: ExportRows, copied: Int)? = nil
+        search: SiteRenderJob.SearchPiece? = nil, exports: ExportRows.Made? = nil
     ) {
         self.paths = paths
         self.shards = shards

@@ -11,28 +11,17 @@ struct ExportRowsTests {
     static func exports(
         _ users: [User], hiding hidden: Set<String> = [], copyingFrom previous: (ExportRows, [SiteExport: Data])? = nil
     ) throws -> (files: [SiteExport: Data], table: ExportRows, copied: Int) {
-        let directory = SiteDirectory(users: users, hiding: hidden)
-        let extraKeys = SiteExports.extraColumns(directory)
-        let keys = directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) }
-        var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
         var files: [SiteExport: Data] = [:]
-        var copied = 0
-        for export in SiteExport.allCases {
-            let usable = previous.flatMap { $0.0.context == table.context ? $0 : nil }
-            var rows = ExportRowCopier(
-                keys: keys, previous: usable?.0.files[export], published: usable?.1[export])
+        let made = try SiteExports.write(
+            SiteExport.allCases, of: SiteDirectory(users: users, hiding: hidden), hidden: hidden, keepingTable: true,
+            previous: previous?.0, published: { previous?.1[$0] }
+        ) { export, produce in
             var bytes: [UInt8] = []
-            let emit = { (piece: [UInt8]) in bytes += piece }
-            switch export {
-            case .csv: try SiteExports.csv(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
-            case .json: try SiteExports.json(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
-            case .vcf: try SiteExports.vcf(directory, rows: &rows, emit: emit)
-            }
+            try produce { bytes += $0 }
             files[export] = Data(bytes)
-            table.files[export] = rows.file
-            copied += rows.copied
         }
-        return (files, table, copied)
+        let table = try #require(made)
+        return (files, table.table, table.copied)
     }
 
     /// Night one's people (every tenth reporting to the first, by id only), and night two's: three with a new
@@ -110,8 +99,7 @@ struct ExportRowsTests {
 struct ExportRowStoreTests {
     @Test("the state folder's table reads back as saved; a failed save leaves none")
     func storeRoundTripAndFailure() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("row-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let store = ExportRowStore(stateDirectory: state)
         #expect(store.load() == nil, "no file: no table")

@@ -109,8 +109,7 @@ struct SearchTokenCacheTests {
 struct SearchTokenCacheStoreTests {
     @Test("the state folder's cache reads back only in the context it was saved in; a failed save leaves none")
     func storeRoundTripAndFailure() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("token-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let state = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let store = SearchTokenCacheStore(stateDirectory: state)
         let context = SearchTokenCacheTests.context

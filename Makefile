@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-# Debian packages: cmark-gfm for the site, pkg-config to find it, chromium for the browser tests.
-BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev
+# Debian packages: cmark-gfm for the site, pkg-config to find it, mimalloc (orgdir's allocator), chromium for
+# the browser tests.
+BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libmimalloc-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium python3 fonts-dejavu-core
 
 .PHONY: demo test build release lint format bench deps-build deps-test clean

@@ -31,6 +31,8 @@ let package = Package(
             pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
         ),
+        // The allocator of the orgdir executable on Linux (see Sources/orgdir/ProcessAllocator.swift).
+        .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
         .target(name: "OData"),
         .target(name: "CSystemShims"),
         .target(
@@ -62,6 +64,7 @@ let package = Package(
             dependencies: [
                 "OrgDirectory",
                 "GraphSandbox",
+                .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -41,6 +41,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = run.makeLogger()
+        logger.debug("memory allocator: \(ProcessAllocator.description)")
         let progress = ProgressReporter.automatic(quiet: run.quiet || json && !run.verbose)
         var environment = ProcessInfo.processInfo.environment
         var sandbox: GraphSandbox?

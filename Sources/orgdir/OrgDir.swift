@@ -19,7 +19,7 @@ struct OrgDir: AsyncParsableCommand {
     /// ArgumentParser's own entry point, except that `orgdir diff` reports a bad command line with diff(1)'s
     /// "trouble" code 2 rather than 64: scripts that branch on 0/1/2 must never read a typo as "different".
     static func main() async {
-        MallocTuning.apply()
+        ProcessAllocator.prepare()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

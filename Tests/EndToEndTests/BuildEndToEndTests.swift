@@ -49,6 +49,26 @@ struct BuildEndToEndTests {
         }
     }
 
+    #if os(Linux)
+        /// Linking mimalloc is not enough for it to serve `malloc`: a library loaded before it could win the
+        /// symbol, and the build would quietly fall back to glibc's slower allocator (Benchmarks/README.md).
+        @Test("on Linux the built orgdir allocates with mimalloc, and --verbose says so")
+        func allocatorIsMimalloc() async throws {
+            let workspace = try Workspace()
+            defer { workspace.remove() }
+            let configuration = SandboxConfiguration(userCount: 5)
+            try await withSandbox(configuration) { _, url in
+                let settings = try workspace.writeSettings(
+                    sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--verbose"], in: workspace.folder,
+                    environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
+                #expect(outcome.stderr.contains("memory allocator: mimalloc 2."), "\(outcome.stderr.prefix(2000))")
+            }
+        }
+    #endif
+
     @Test("a misspelt key stops the run before any request, naming the key")
     func misspeltKey() async throws {
         let workspace = try Workspace()

@@ -272,7 +272,13 @@ struct SearchIndexBuilder {
             if let text { body(text, matchClass) }
         }
         add(firstPart(of: user.displayName, splitAt: " "), .leadingName)
-        add(user.displayName, .name)
+        // A display name's words repeat where the whole name does not: tokenized word by word, the callers'
+        // caches fold each word once (the tokens are the same, see `SearchFolding.spaceSeparatedParts`).
+        if let words = SearchFolding.spaceSeparatedParts(ofNonASCII: user.displayName) {
+            for word in words where !word.isEmpty { body(word, .name) }
+        } else {
+            add(user.displayName, .name)
+        }
         add(user.givenName, .name)
         add(user.surname, .name)
         for address in [user.mail, user.userPrincipalName.isEmpty ? nil : user.userPrincipalName] {

@@ -305,9 +305,13 @@ struct PreparedPerson: Sendable {
 struct FoldCache {
     private var bases: [String: String] = [:]
 
-    /// The base fold of `text`, computed once per distinct value.
+    /// The base fold of `text`, computed once per distinct value; a value of several words beyond ASCII (a display
+    /// name) is folded word by word, since its words repeat where the whole rarely does.
     mutating func base(_ text: String) -> String {
         if let known = bases[text] { return known }
+        if let parts = SearchFolding.spaceSeparatedParts(ofNonASCII: text) {
+            return parts.map { base($0) }.joined(separator: " ")
+        }
         let folded = SearchFolding.fold(text).base
         if bases.count < 200_000 { bases[text] = folded }
         return folded

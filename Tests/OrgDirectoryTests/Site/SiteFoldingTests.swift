@@ -118,4 +118,44 @@ struct SiteSlugTests {
         let lone = User(id: "lone", userPrincipalName: "l@x", displayName: "Lone Person")
         #expect(Slug.assign(users + [lone]).last == Slug.make(for: lone))
     }
+
+    /// Letters that fold, combining marks that may follow a space, apostrophes, scripts without case, Hangul jamo
+    /// that compose with each other, a canonical singleton (Å sign), final and medial sigma, spaces.
+    static let wordAlphabet: [Unicode.Scalar] = [
+        "a", "Z", "0", "-", "'", "\u{2019}", " ", " ", " ", "é", "ß", "Ø", "ä", "Ü", "å", "İ", "ı", "Σ", "ς", "σ",
+        "\u{0301}", "\u{0308}", "\u{05B4}", "王", "한", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{212B}", "ǅ",
+        "ﬁ", "ـ", "ع", "\u{00A0}", "\u{1F600}",
+    ]
+
+    @Test("folding and tokenizing a value word by word gives what the whole value gives, for 20,000 random values")
+    func spaceSeparatedPartsFoldAsTheWhole() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var folds = FoldCache()  // one cache for every value, as a directory pass keeps it
+        var split = 0
+        for _ in 0..<20_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<(1 + next(12)) { scalars.append(Self.wordAlphabet[next(Self.wordAlphabet.count)]) }
+            let text = String(scalars)
+            #expect(folds.base(text) == SearchFolding.fold(text).base, "\(Array(text.unicodeScalars))")
+            guard let parts = SearchFolding.spaceSeparatedParts(ofNonASCII: text) else { continue }
+            split += 1
+            #expect(parts.joined(separator: " ") == text)
+            let wordTokens = Set(parts.flatMap { SearchFolding.indexTokens($0) }).sorted()
+            #expect(wordTokens == SearchFolding.indexTokens(text), "\(Array(text.unicodeScalars))")
+        }
+        #expect(split > 5_000, "only \(split) values were split")
+    }
+
+    @Test("only values beyond ASCII with a space are split, at plain spaces only, empty parts kept")
+    func spaceSeparatedParts() {
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Ada Lovelace") == nil)
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Jürgen") == nil)
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Jürgen\u{00A0}Müller") == nil)
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Jürgen  Müller") == ["Jürgen", "", "Müller"])
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "a \u{0301}b") == ["a", "\u{0301}b"])
+    }
 }

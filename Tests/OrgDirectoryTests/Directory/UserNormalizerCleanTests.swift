@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import OrgDirectory
@@ -48,11 +49,8 @@ struct UserNormalizerCleanTests {
 
     @Test("the fast path returns what cleaning through Foundation returns, for 20,000 random values")
     func fastPathAgreesWithFoundation() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         let normalizer = UserNormalizer()
         var fast = 0
         for _ in 0..<20_000 {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import OrgDirectory
@@ -129,11 +130,8 @@ struct SiteSlugTests {
 
     @Test("folding and tokenizing a value word by word gives what the whole value gives, for 20,000 random values")
     func spaceSeparatedPartsFoldAsTheWhole() {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 0x2545_F491_4F6C_DD1D)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         var folds = FoldCache()  // one cache for every value, as a directory pass keeps it
         var split = 0
         for _ in 0..<20_000 {

@@ -161,11 +161,8 @@ enum SiteBenchmarkDirectory {
 
     /// `count` users, the same on every call.
     static func users(count: Int) -> [User] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         return (0..<count).map { number in
             let given = given[next(given.count)]
             let family = family[next(family.count)]

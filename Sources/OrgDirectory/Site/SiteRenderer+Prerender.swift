@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Person pages rendered while a first build is still fetching.
 ///
@@ -109,6 +110,7 @@ extension SiteRenderer {
             stamp: SiteStamp(generatedAt), history: SiteHistory(ChangeHistory(), hiding: options.hideFields))
         let site = SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
         var result = PrerenderedPeople()
+        let caches = PrerenderCaches()
         do {
             try await withThrowingTaskGroup(of: [PrerenderedPeople.Written].self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -119,9 +121,10 @@ extension SiteRenderer {
                     if people.count < batch.count { result.dropPreparations() }
                     guard !people.isEmpty else { continue }  // past the limit: keep draining, render nothing
                     accepted += people.count
-                    try await limiter.add({ try job.prerender(Array(people), site: site, to: output) }, to: &group) {
-                        result.add($0)
+                    let render = { @Sendable in
+                        try job.prerender(Array(people), site: site, to: output, caches: caches)
                     }
+                    try await limiter.add(render, to: &group) { result.add($0) }
                 }
                 for try await done in group { result.add(done) }
             }
@@ -135,16 +138,17 @@ extension SiteRenderer {
 }
 
 extension SiteRenderJob {
-    /// Renders `users` on their assumed links (see `PersonLinks.assumed`) with ordinary slugs.
-    func prerender(_ users: [User], site: [UInt8], to output: some SiteOutput) throws(SiteError)
-        -> [PrerenderedPeople.Written]
-    {
+    /// Renders `users` on their assumed links (see `PersonLinks.assumed`) with ordinary slugs, folding and
+    /// tokenizing with caches taken from (and given back to) `caches`.
+    func prerender(
+        _ users: [User], site: [UInt8], to output: some SiteOutput, caches: PrerenderCaches = PrerenderCaches()
+    ) throws(SiteError) -> [PrerenderedPeople.Written] {
         var written: [PrerenderedPeople.Written] = []
         written.reserveCapacity(users.count)
         var paths: [String] = []
         var input = FingerprintInput()
-        var folds = FoldCache()
-        var tokenCache: [String: [String]] = [:]
+        var (folds, tokenCache) = caches.take()
+        defer { caches.give(folds, tokenCache) }
         for user in users {
             let visible = user.hiding(options.hideFields)
             let early = EarlyPreparation(visible, folds: &folds)
@@ -165,5 +169,23 @@ extension SiteRenderJob {
                     tokens: SearchIndexBuilder.tokens(of: visible, cache: &tokenCache)))
         }
         return written
+    }
+}
+
+/// Folded values and search tokens of field values, kept from one prerender task to the next. Each task (a page
+/// of about a thousand people) used to start with empty caches, so every page folded its departments, titles,
+/// offices and name words again. A task takes a pair of caches and gives it back when done, so there are as many
+/// pairs as tasks ever ran at once (one per core), each bounded by its own limit.
+final class PrerenderCaches: Sendable {
+    private let spare = Mutex<[(FoldCache, [String: [String]])]>([])
+
+    /// A pair of caches no other task holds (empty ones when every pair is taken).
+    func take() -> (FoldCache, [String: [String]]) {
+        spare.withLock { $0.popLast() } ?? (FoldCache(), [:])
+    }
+
+    /// Gives a pair of caches back for the next task.
+    func give(_ folds: FoldCache, _ tokens: [String: [String]]) {
+        spare.withLock { $0.append((folds, tokens)) }
     }
 }

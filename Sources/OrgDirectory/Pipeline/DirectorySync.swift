@@ -295,8 +295,9 @@ struct DirectorySync: Sendable {
         _ users: inout [User], previous: Snapshot, renamed: [String: String], delta: DeltaFetcher
     ) async throws(GraphError) {
         var known: [String: String] = [:]
-        for user in previous.people {
-            if let manager = user.manager, let name = manager.displayName { known[manager.id] = name }
+        // By index, reading the one field: `for user in` copies each whole record (a retain of every field).
+        for index in previous.people.indices {
+            if let manager = previous.people[index].manager, let name = manager.displayName { known[manager.id] = name }
         }
         known.merge(renamed) { _, new in new }
         let published = Set(users.map(\.id))
@@ -423,7 +424,7 @@ enum ManagerNames {
     static func fill(_ users: inout [User], known: [String: String] = [:]) {
         var names = known
         names.reserveCapacity(users.count + known.count)
-        for user in users { names[user.id] = user.displayName }
+        for index in users.indices { names[users[index].id] = users[index].displayName }
         for index in users.indices {
             guard let manager = users[index].manager else { continue }
             let name = names[manager.id] ?? manager.displayName

@@ -126,4 +126,54 @@ struct NightlyRunEndToEndTests {
             #expect(!FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("orgdir.lock").path))
         }
     }
+
+    /// The state caches only save time: a run that cannot write one still publishes, and says which, why, and
+    /// what the next run does instead; the next run saves it again. (The render fingerprints and export rows are
+    /// removed before publishing, folder and all, so only the search tokens stay in the way until the save.)
+    @Test("a state cache that cannot be saved leaves the site published, a warning naming it, and the next run heals")
+    func unsavableStateCaches() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 40)
+        try await withSandbox(configuration) { _, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            // A folder (not empty) where each cache file goes: no file can be renamed over it.
+            let caches = ["render-fingerprints.txt", "search-tokens.bin", "export-rows.bin"]
+            for name in caches {
+                let folder = workspace.state.appendingPathComponent(name)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try "in the way".write(to: folder.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+            }
+            let first = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(2000))")
+            #expect(workspace.files(in: "people", withExtension: "html").count == 40)
+            let summary = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+            let warnings = summary?["warnings"] as? [String] ?? []
+            let tokens = workspace.state.appendingPathComponent("search-tokens.bin").path
+            #expect(
+                warnings == [
+                    "the search tokens could not be saved (cannot write \(tokens): Is a directory); the next run "
+                        + "tokenizes everyone"
+                ], "\(warnings)")
+            #expect(first.stderr.contains("the search tokens could not be saved"))
+
+            let second = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(second.status == 0, "stderr: \(second.stderr.suffix(2000))")
+            #expect(!second.stderr.contains("could not be saved"), "\(second.stderr.suffix(2000))")
+            for name in caches {
+                var isFolder: ObjCBool = false
+                let path = workspace.state.appendingPathComponent(name).path
+                #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), "\(name)")
+                #expect(!isFolder.boolValue, "\(name)")
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.state.path).filter {
+                $0.hasSuffix(".tmp")
+            }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+        }
+    }
 }

@@ -101,14 +101,37 @@ struct SiteDirectory: Sendable {
     /// `prepared` refers to `users` by position and `hidden` is applied again (cheap) rather than kept: a copy of
     /// every user in the prepared list was about 300 MB at a million people, at the build's peak.
     ///
-    /// This pass runs on one core while the other waits, so it reads fields in place (`prepared[i].sortKey`),
-    /// never copying whole entries (a retain of every field each time), and compares sort keys as one block.
+    /// Between the fetch and the render nothing else runs, so this pass sorts once (comparing sort keys as one
+    /// block), then makes the people and the lookups on two cores, reading fields in place (`prepared[i].sortKey`)
+    /// and never copying whole entries (a retain of every field each time).
     init(
         prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>,
         tokenTable: SearchTokenTable = SearchTokenTable()
     ) {
         let order = Self.displayOrder(prepared)
         let ids = order.map { users[prepared[$0].source].id }
+        // The people share the list they were made from (hidden in one copy when fields are hidden).
+        let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
+        // The people (slugs, departments, letters) and the lookups by id need only the order: made side by side,
+        // since the lookups alone kept one core busy for a tenth of a second at 100,000 people.
+        let (made, lookups) = BothAtOnce.run(
+            { Self.makePeopleAndLists(order: order, prepared: prepared, ids: ids, users: shared, hidden: hidden) },
+            { Self.makeLookups(order: order, prepared: prepared, ids: ids, users: shared) })
+        self.people = made.people
+        self.recordDigests = lookups.recordDigests
+        self.searchTokens = lookups.searchTokens
+        self.tokenTable = tokenTable
+        self.positionByID = lookups.positionByID
+        self.reportsByManagerID = lookups.reports
+        self.departments = made.departments
+        self.letters = made.letters
+    }
+
+    /// Everyone's `SitePerson` in display order with their slugs, departments and browse letters, and the
+    /// department and letter lists.
+    private static func makePeopleAndLists(
+        order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers, hidden: Set<String>
+    ) -> (people: [SitePerson], departments: [SiteDepartment], letters: [(key: String, people: [Int])]) {
         let slugs = Slug.assign(
             ordinary: order.indices.map {
                 prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
@@ -123,7 +146,7 @@ struct SiteDirectory: Sendable {
         var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
         let departmentHidden = hidden.contains("department")
         for (index, position) in order.enumerated() {
-            let department = departmentHidden ? nil : users[prepared[position].source].department
+            let department = departmentHidden ? nil : users.users[prepared[position].source].department
             if let name = department, let key = prepared[position].departmentKey {
                 // The file depends on the folded key alone: worked out once per department, not per person; the
                 // first spelling in display order names it.
@@ -142,36 +165,41 @@ struct SiteDirectory: Sendable {
             letters.append(letter)
             letterPeople[Self.letterSlot(letter)].append(index)
         }
-        // The people share the list they were made from (hidden in one copy when fields are hidden).
-        let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
         let people = Self.makePeople(
-            order: order, prepared: prepared, users: shared, slugs: slugs, letters: letters,
+            order: order, prepared: prepared, users: users, slugs: slugs, letters: letters,
             departmentFiles: departmentFiles, inParallel: order.count <= Self.parallelPeopleLimit)
+        let departments = departmentList.map { department in
+            SiteDepartment(
+                name: department.name, file: department.file, sortKey: Array(department.key.utf8),
+                people: department.people)
+        }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        let letterLists = Self.letterKeys.indices.compactMap { slot in
+            letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
+        }
+        return (people, departments, letterLists)
+    }
+
+    /// What the directory looks up by position or id: search tokens and record digests by position, positions
+    /// by id (the first person with an id keeps it), and each manager's reports in display order. Reads fields
+    /// in place, never copying a person's whole record.
+    private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
+        searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
+        reports: [String: [Int]]
+    ) {
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(order.count)
         var reports: [String: [Int]] = [:]
-        for (index, person) in people.enumerated() {
-            searchTokens.append(prepared[order[index]].searchTokens)
-            if positionByID[person.user.id] == nil { positionByID[person.user.id] = index }
-            if let manager = person.user.manager { reports[manager.id, default: []].append(index) }
+        for (index, position) in order.enumerated() {
+            searchTokens.append(prepared[position].searchTokens)
+            if positionByID[ids[index]] == nil { positionByID[ids[index]] = index }
+            if let manager = users.users[prepared[position].source].manager {
+                reports[manager.id, default: []].append(index)
+            }
         }
-        self.people = people
         let digests = order.compactMap { prepared[$0].recordDigest }
-        self.recordDigests = digests.count == order.count ? digests : []
-        self.searchTokens = searchTokens
-        self.tokenTable = tokenTable
-        self.positionByID = positionByID
-        self.reportsByManagerID = reports
-        self.departments = departmentList.map { department in
-            SiteDepartment(
-                name: department.name, file: department.file, sortKey: Array(department.key.utf8),
-                people: department.people)
-        }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
-        self.letters = Self.letterKeys.indices.compactMap { slot in
-            letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
-        }
+        return (searchTokens, digests.count == order.count ? digests : [], positionByID, reports)
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

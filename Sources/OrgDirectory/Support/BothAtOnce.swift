@@ -1,0 +1,26 @@
+import Foundation
+
+/// Runs two independent pieces of synchronous work on two threads and returns both results. For a serial pass
+/// that splits into two halves reading the same input (the site directory's lookups and its people), where the
+/// second core would otherwise wait.
+enum BothAtOnce {
+    static func run<First: Sendable, Second: Sendable>(
+        _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+    ) -> (First, Second) {
+        let firstResult = ChunkResults<First>(count: 1)
+        let secondResult = ChunkResults<Second>(count: 1)
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            if part == 0 {
+                firstResult.set(0, .success(first()))
+            } else {
+                secondResult.set(0, .success(second()))
+            }
+        }
+        var results: (First?, Second?) = (nil, nil)
+        firstResult.drain { results.0 = $0 }
+        secondResult.drain { results.1 = $0 }
+        // Both closures return a value, so both slots are filled.
+        guard let one = results.0, let two = results.1 else { preconditionFailure("concurrentPerform skipped a part") }
+        return (one, two)
+    }
+}

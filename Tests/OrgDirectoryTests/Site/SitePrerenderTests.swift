@@ -86,4 +86,17 @@ struct SitePrerenderTests {
         let scratch = try await Self.fromScratch(people, in: run.root)
         #expect(run.counts.written == scratch.report.filesWritten)
     }
+
+    @Test("a prerender task gets back the caches a finished task gave, and tasks running at once get their own")
+    func cachesOutliveTasks() {
+        let caches = PrerenderCaches()
+        var (folds, tokens) = caches.take()
+        #expect(folds.base("Jürgen Müller") == "jurgen muller")
+        tokens["Müller"] = ["mueller", "muller"]
+        caches.give(folds, tokens)
+        let (_, kept) = caches.take()
+        #expect(kept["Müller"] == ["mueller", "muller"])
+        let (_, other) = caches.take()  // the only pair is taken: a fresh one
+        #expect(other.isEmpty)
+    }
 }

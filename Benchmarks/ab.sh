@@ -6,6 +6,8 @@
 #   Benchmarks/ab.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=3] [PEOPLE=100000]
 #   AB_LATENCY_MS=100 Benchmarks/ab.sh OLD NEW   # the same with that latency on every users page (whole builds
 #                                                 # against a slow Graph, as the latency rows of `make bench`)
+#   AB_WARMUP=0 Benchmarks/ab.sh OLD NEW 2 1000000    # a million people, no untimed warm-up (needs ~3.05M free
+#                                                 # inodes in /dev/shm)
 #
 # Needs a release graph-sandbox in .build-bench/release (`make bench` or
 # `swift build -c release --scratch-path .build-bench --product graph-sandbox`).
@@ -22,7 +24,8 @@ if [ -n "${AB_LATENCY_MS:-}" ]; then
     -d "{\"rules\": [{\"fault\": \"latency\", \"milliseconds\": $AB_LATENCY_MS, \"on\": \"users\"}]}" \
     "$base/_sandbox/faults" > /dev/null
 fi
-"$first" build --config "$dir/settings.plist" > /dev/null 2>&1  # warm-up, untimed
+# Warm-up, untimed (AB_WARMUP=0 skips it: a million-person build takes as long as a round).
+[ "${AB_WARMUP:-1}" = 0 ] || "$first" build --config "$dir/settings.plist" > /dev/null 2>&1
 for _ in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second

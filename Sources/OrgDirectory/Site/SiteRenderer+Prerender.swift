@@ -118,7 +118,10 @@ extension SiteRenderer {
                 var accepted = 0
                 for await batch in batches {
                     let people = batch.prefix(max(0, Self.prerenderLimit - accepted))
-                    if people.count < batch.count { result.dropPreparations() }
+                    if people.count < batch.count {
+                        result.dropPreparations()
+                        caches.close()  // nobody else is prerendered: the caches go
+                    }
                     guard !people.isEmpty else { continue }  // past the limit: keep draining, render nothing
                     accepted += people.count
                     let render = { @Sendable in
@@ -177,15 +180,31 @@ extension SiteRenderJob {
 /// offices and name words again. A task takes a pair of caches and gives it back when done, so there are as many
 /// pairs as tasks ever ran at once (one per core), each bounded by its own limit.
 final class PrerenderCaches: Sendable {
-    private let spare = Mutex<[(FoldCache, [String: [String]])]>([])
+    private struct State {
+        var spare: [(FoldCache, [String: [String]])] = []
+        var closed = false
+    }
+    private let state = Mutex(State())
 
     /// A pair of caches no other task holds (empty ones when every pair is taken).
     func take() -> (FoldCache, [String: [String]]) {
-        spare.withLock { $0.popLast() } ?? (FoldCache(), [:])
+        state.withLock { $0.spare.popLast() } ?? (FoldCache(), [:])
     }
 
-    /// Gives a pair of caches back for the next task.
+    /// Gives a pair of caches back for the next task (or lets it go once `close` was called).
     func give(_ folds: FoldCache, _ tokens: [String: [String]]) {
-        spare.withLock { $0.append((folds, tokens)) }
+        state.withLock { state in
+            if !state.closed { state.spare.append((folds, tokens)) }
+        }
+    }
+
+    /// Lets every pair go, now and as tasks give theirs back: once a large directory stops being prerendered,
+    /// the caches (up to 200,000 values each) would only hold memory until the fetch ends; at a million people
+    /// they raised the peak by about 30 MiB.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            state.spare = []
+        }
     }
 }

@@ -87,7 +87,7 @@ struct SitePrerenderTests {
         #expect(run.counts.written == scratch.report.filesWritten)
     }
 
-    @Test("a prerender task gets back the caches a finished task gave, and tasks running at once get their own")
+    @Test("a task gets the caches a finished task gave back, tasks at once get their own, none once closed")
     func cachesOutliveTasks() {
         let caches = PrerenderCaches()
         var (folds, tokens) = caches.take()
@@ -98,5 +98,8 @@ struct SitePrerenderTests {
         #expect(kept["Müller"] == ["mueller", "muller"])
         let (_, other) = caches.take()  // the only pair is taken: a fresh one
         #expect(other.isEmpty)
+        caches.close()  // past the prerender limit: what is given back is let go
+        caches.give(folds, kept)
+        #expect(caches.take().1.isEmpty)
     }
 }

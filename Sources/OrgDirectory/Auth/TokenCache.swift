@@ -114,21 +114,11 @@ public struct TokenCache: Sendable {
 
     /// Writes a 0600 temporary file beside the target, syncs it and renames it over the target.
     private func writeAtomically(_ data: Data) throws(AuthError) {
-        let temporary = file.deletingLastPathComponent()
-            .appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw .cacheUnusable(path: temporary, reason: "cannot create: \(String(cString: strerror(errno)))")
-        }
-        let written = data.withUnsafeBytes { buffer in
-            buffer.baseAddress.map { write(descriptor, $0, buffer.count) } ?? 0
-        }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary, file.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .cacheUnusable(path: file.path, reason: "cannot write: \(reason)")
+        do {
+            try FileReplacement.replace(file, with: data, mode: 0o600, sync: true)
+        } catch {
+            throw .cacheUnusable(
+                path: error.path, reason: (error.creating ? "cannot create: " : "cannot write: ") + error.reason)
         }
     }
 }

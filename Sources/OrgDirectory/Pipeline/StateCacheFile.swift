@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A file in the state folder holding what a run keeps for the next one only to save time (search tokens, export
 /// rows): read whole, replaced through a temporary file and a rename, and removed when it cannot be written, so a
 /// stale one is never trusted. A missing or unreadable file reads as nil: the next run does the work itself.
@@ -34,32 +26,16 @@ struct StateCacheFile: Sendable {
 
     /// Replaces the file with `bytes`; on failure, removes it and throws.
     func replace(with bytes: [UInt8]) throws(WriteError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).tmp"
-        ).path
-        do throws(WriteError) {
-            try Self.write(bytes, to: temporary)
-            guard rename(temporary, url.path) == 0 else {
-                throw WriteError(path: url.path, reason: FileDescriptorWrite.describe(errno))
-            }
+        do {
+            try FileReplacement.replace(url, with: bytes, mode: 0o644, sync: false)
         } catch {
-            unlink(temporary)
             remove()
-            throw error
+            throw WriteError(path: error.path, reason: error.reason)
         }
     }
 
     /// Forgets the file.
     func remove() {
         try? FileManager.default.removeItem(at: url)
-    }
-
-    /// Writes `bytes` to a new file at `path` (replacing one there).
-    private static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: path, reason: FileDescriptorWrite.describe(errno)) }
-        let failed = bytes.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
-        let closed = close(descriptor) == 0 ? nil : errno
-        if let code = failed ?? closed { throw WriteError(path: path, reason: FileDescriptorWrite.describe(code)) }
     }
 }

@@ -18,6 +18,20 @@ func withSandbox<T>(
     }
 }
 
+/// A fresh workspace whose settings point at a sandbox of `configuration`: `body` gets the workspace, the settings
+/// file and the environment holding the client secret, while the sandbox serves; the workspace goes afterwards.
+func withSandboxWorkspace<T>(
+    _ configuration: SandboxConfiguration, _ body: (Workspace, URL, [String: String]) async throws -> T
+) async throws -> T {
+    let workspace = try Workspace()
+    defer { workspace.remove() }
+    return try await withSandbox(configuration) { _, url in
+        let settings = try workspace.writeSettings(
+            sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+        return try await body(workspace, settings, ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+    }
+}
+
 @Suite("orgdir build end to end", .serialized)
 struct BuildEndToEndTests {
     @Test("every fetched user gets a Markdown and an HTML page, and the index lists them all")
@@ -54,15 +68,9 @@ struct BuildEndToEndTests {
         /// symbol, and the build would quietly fall back to glibc's slower allocator (Benchmarks/README.md).
         @Test("on Linux the built orgdir allocates with mimalloc, and --verbose says so")
         func allocatorIsMimalloc() async throws {
-            let workspace = try Workspace()
-            defer { workspace.remove() }
-            let configuration = SandboxConfiguration(userCount: 5)
-            try await withSandbox(configuration) { _, url in
-                let settings = try workspace.writeSettings(
-                    sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            try await withSandboxWorkspace(SandboxConfiguration(userCount: 5)) { workspace, settings, environment in
                 let outcome = try await OrgDirProcess.run(
-                    ["build", "--config", settings.path, "--verbose"], in: workspace.folder,
-                    environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+                    ["build", "--config", settings.path, "--verbose"], in: workspace.folder, environment: environment)
                 #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
                 #expect(outcome.stderr.contains("memory allocator: mimalloc "), "\(outcome.stderr.prefix(2000))")
             }

@@ -132,13 +132,7 @@ struct NightlyRunEndToEndTests {
     /// removed before publishing, folder and all, so only the search tokens stay in the way until the save.)
     @Test("a state cache that cannot be saved leaves the site published, a warning naming it, and the next run heals")
     func unsavableStateCaches() async throws {
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let configuration = SandboxConfiguration(userCount: 40)
-        try await withSandbox(configuration) { _, url in
-            let settings = try workspace.writeSettings(
-                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
-            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+        try await withSandboxWorkspace(SandboxConfiguration(userCount: 40)) { workspace, settings, environment in
             // A folder (not empty) where each cache file goes: no file can be renamed over it.
             let caches = ["render-fingerprints.txt", "search-tokens.bin", "export-rows.bin"]
             for name in caches {

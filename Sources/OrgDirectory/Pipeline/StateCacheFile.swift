@@ -6,15 +6,6 @@ import Foundation
 struct StateCacheFile: Sendable {
     let url: URL
 
-    /// Why a cache file could not be replaced, with the path and the system's reason (Foundation's own error
-    /// only said "The operation could not be completed" here).
-    struct WriteError: LocalizedError {
-        let path: String
-        let reason: String
-
-        var errorDescription: String? { "cannot write \(path): \(reason)" }
-    }
-
     init(_ name: String, in stateDirectory: URL) {
         url = stateDirectory.appendingPathComponent(name)
     }
@@ -25,12 +16,12 @@ struct StateCacheFile: Sendable {
     }
 
     /// Replaces the file with `bytes`; on failure, removes it and throws.
-    func replace(with bytes: [UInt8]) throws(WriteError) {
+    func replace(with bytes: [UInt8]) throws(FileReplacement.Failure) {
         do {
             try FileReplacement.replace(url, with: bytes, mode: 0o644, sync: false)
         } catch {
             remove()
-            throw WriteError(path: error.path, reason: error.reason)
+            throw error
         }
     }
 

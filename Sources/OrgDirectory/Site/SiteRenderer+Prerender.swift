@@ -144,14 +144,14 @@ extension SiteRenderJob {
     /// Renders `users` on their assumed links (see `PersonLinks.assumed`) with ordinary slugs, folding and
     /// tokenizing with caches taken from (and given back to) `caches`.
     func prerender(
-        _ users: [User], site: [UInt8], to output: some SiteOutput, caches: PrerenderCaches = PrerenderCaches()
+        _ users: [User], site: [UInt8], to output: some SiteOutput, caches: PrerenderCaches
     ) throws(SiteError) -> [PrerenderedPeople.Written] {
         var written: [PrerenderedPeople.Written] = []
         written.reserveCapacity(users.count)
         var paths: [String] = []
         var input = FingerprintInput()
         var (folds, tokenCache) = caches.take()
-        defer { caches.give(folds, tokenCache) }
+        defer { caches.give((folds, tokenCache)) }
         for user in users {
             let visible = user.hiding(options.hideFields)
             let early = EarlyPreparation(visible, folds: &folds)
@@ -180,21 +180,24 @@ extension SiteRenderJob {
 /// offices and name words again. A task takes a pair of caches and gives it back when done, so there are as many
 /// pairs as tasks ever ran at once (one per core), each bounded by its own limit.
 final class PrerenderCaches: Sendable {
+    /// Folded values, and the search tokens of each field value.
+    typealias Pair = (folds: FoldCache, tokens: [String: [String]])
+
     private struct State {
-        var spare: [(FoldCache, [String: [String]])] = []
+        var spare: [Pair] = []
         var closed = false
     }
     private let state = Mutex(State())
 
     /// A pair of caches no other task holds (empty ones when every pair is taken).
-    func take() -> (FoldCache, [String: [String]]) {
+    func take() -> Pair {
         state.withLock { $0.spare.popLast() } ?? (FoldCache(), [:])
     }
 
     /// Gives a pair of caches back for the next task (or lets it go once `close` was called).
-    func give(_ folds: FoldCache, _ tokens: [String: [String]]) {
+    func give(_ pair: Pair) {
         state.withLock { state in
-            if !state.closed { state.spare.append((folds, tokens)) }
+            if !state.closed { state.spare.append(pair) }
         }
     }
 

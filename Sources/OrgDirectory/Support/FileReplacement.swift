@@ -13,10 +13,12 @@ import Foundation
 enum FileReplacement {
     /// Why a replacement failed: the file the failing step worked on, the system's reason, and whether the
     /// temporary file could not even be created.
-    struct Failure: Error {
+    struct Failure: LocalizedError {
         let path: String
         let reason: String
         let creating: Bool
+
+        var errorDescription: String? { "cannot \(creating ? "create" : "write") \(path): \(reason)" }
     }
 
     /// Replaces `target` with `bytes`, the new file made with `mode`; `sync` flushes it to disk before the rename.

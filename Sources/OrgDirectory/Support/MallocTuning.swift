@@ -1,6 +1,7 @@
 import CSystemShims
 
-/// Tunes glibc's malloc for a batch run; called first thing in `orgdir`'s `main`, before threads start allocating.
+/// Tunes glibc's malloc for a batch run; `orgdir`'s `main` calls it first thing (before threads start allocating)
+/// when mimalloc does not serve the process's `malloc` (see `ProcessAllocator` in the executable).
 ///
 /// - Arenas: glibc gives threads that contend for the allocator arenas of their own (up to eight per core); the
 ///   render tasks' many short-lived strings then leave free pages scattered over all of them, which adds to the

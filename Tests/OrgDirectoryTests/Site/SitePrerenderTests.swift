@@ -93,13 +93,13 @@ struct SitePrerenderTests {
         var (folds, tokens) = caches.take()
         #expect(folds.base("Jürgen Müller") == "jurgen muller")
         tokens["Müller"] = ["mueller", "muller"]
-        caches.give(folds, tokens)
+        caches.give((folds, tokens))
         let (_, kept) = caches.take()
         #expect(kept["Müller"] == ["mueller", "muller"])
         let (_, other) = caches.take()  // the only pair is taken: a fresh one
         #expect(other.isEmpty)
         caches.close()  // past the prerender limit: what is given back is let go
-        caches.give(folds, kept)
+        caches.give((folds, kept))
         #expect(caches.take().1.isEmpty)
     }
 }

@@ -6,6 +6,8 @@
 #   Benchmarks/ab.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=3] [PEOPLE=100000]
 #   AB_LATENCY_MS=100 Benchmarks/ab.sh OLD NEW   # the same with that latency on every users page (whole builds
 #                                                 # against a slow Graph, as the latency rows of `make bench`)
+#   AB_PRELOAD_B=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 Benchmarks/ab.sh ORGDIR ORGDIR
+#                                                 # the same binary with another allocator preloaded on side B
 #   AB_WARMUP=0 Benchmarks/ab.sh OLD NEW 2 1000000    # a million people, no untimed warm-up (needs ~3.05M free
 #                                                 # inodes in /dev/shm)
 #
@@ -30,7 +32,8 @@ for _ in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second
     rm -rf "$dir/Output" "$dir/State"
-    /usr/bin/time -f "$side %e s wall %U s user %S s sys %M KB peak" "$exe" build --config "$dir/settings.plist" \
+    preload=""; [ "$side" = B ] && preload=${AB_PRELOAD_B:-}
+    LD_PRELOAD="$preload" /usr/bin/time -f "$side %e s wall %U s user %S s sys %M KB peak" "$exe" build --config "$dir/settings.plist" \
       2>&1 > /dev/null | tail -1
   done
 done

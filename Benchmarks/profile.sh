@@ -5,6 +5,7 @@
 # Benchmarks/run.sh builds (or set BENCH_SKIP_BUILD=0 to build them here).
 #   PROFILE_USERS=2000  people in the tenant
 #   PROFILE_TOOL=perf   sample with perf instead (also the fallback when valgrind fails), with a timeline of the parts
+#   PROFILE_HZ=499      perf's sampling rate
 #   PROFILE_DIR=…       where the site, the state and the reports go (default Benchmarks/work/profile; a folder
 #                       in /dev/shm keeps file creation off the shared disk, as the bench does)
 set -euo pipefail
@@ -39,7 +40,7 @@ else
     # valgrind.err); perf's sampling profile (CPU samples, not instruction counts) is the fallback.
     [ "${PROFILE_TOOL:-callgrind}" = perf ] || echo "callgrind failed (see $dir/valgrind.err); sampling with perf instead" >&2
     rm -rf "$dir/Output" "$dir/State"
-    ORGDIR_CLIENT_SECRET=sandbox-secret perf record -F 499 -g -o "$dir/perf.data" \
+    ORGDIR_CLIENT_SECRET=sandbox-secret perf record -F "${PROFILE_HZ:-499}" -g -o "$dir/perf.data" \
         "$bin/orgdir" build --config "$dir/settings.plist" --quiet 2> "$dir/perf.err"
     perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 60 \
         | demangle > "$dir/top-inclusive.txt" || true  # head closing the pipe is not a failure

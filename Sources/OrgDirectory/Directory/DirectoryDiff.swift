@@ -33,21 +33,27 @@ public struct DirectoryDiff: Sendable, Equatable, Codable {
         var diff = DirectoryDiff()
         var oldIndex = old.startIndex
         var newIndex = new.startIndex
-        while oldIndex < old.endIndex, newIndex < new.endIndex {
-            let before = old[oldIndex]
-            let after = new[newIndex]
-            if before.id == after.id {
-                if before != after, let change = PersonChange.between(before, after) {
-                    diff.changed.append(change)
+        // Through buffers, whose elements are read in place: `let before = old[index]` copied each record (a
+        // retain and a release of every field), twice a person, to compare two lists that are mostly equal.
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                while oldIndex < old.endIndex, newIndex < new.endIndex {
+                    if old[oldIndex].id == new[newIndex].id {
+                        if old[oldIndex] != new[newIndex],
+                            let change = PersonChange.between(old[oldIndex], new[newIndex])
+                        {
+                            diff.changed.append(change)
+                        }
+                        oldIndex += 1
+                        newIndex += 1
+                    } else if User.idPrecedes(old[oldIndex].id, new[newIndex].id) {
+                        diff.leavers.append(old[oldIndex])
+                        oldIndex += 1
+                    } else {
+                        diff.joiners.append(new[newIndex])
+                        newIndex += 1
+                    }
                 }
-                oldIndex += 1
-                newIndex += 1
-            } else if User.canonicallyPrecedes(before, after) {
-                diff.leavers.append(before)
-                oldIndex += 1
-            } else {
-                diff.joiners.append(after)
-                newIndex += 1
             }
         }
         diff.leavers.append(contentsOf: old[oldIndex...])

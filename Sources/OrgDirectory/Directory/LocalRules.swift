@@ -33,9 +33,11 @@ public struct LocalRules: Sendable, Equatable {
 
     /// The rule that removes a user, or nil when the user stays. The first matching rule is the one counted.
     public func rule(removing user: User) -> LocalRule? {
-        let upn = user.userPrincipalName.lowercased()
-        if let includeOnlyUsers, !includeOnlyUsers.contains(upn) { return .notIncluded }
-        if excludeUsers.contains(upn) { return .excludedByName }
+        if includeOnlyUsers != nil || !excludeUsers.isEmpty {
+            let upn = user.userPrincipalName.lowercased()
+            if let includeOnlyUsers, !includeOnlyUsers.contains(upn) { return .notIncluded }
+            if excludeUsers.contains(upn) { return .excludedByName }
+        }
         if excludeDisabled, user.accountEnabled == false { return .disabled }
         if excludeGuests, user.isGuest { return .guest }
         if excludeResources, user.isLikelyResource { return .resource }
@@ -47,17 +49,30 @@ public struct LocalRules: Sendable, Equatable {
 
     /// Applies every rule; returns who stays and how many each rule removed.
     public func apply(to users: [User]) -> (kept: [User], removed: [LocalRule: Int]) {
-        var kept: [User] = []
-        kept.reserveCapacity(users.count)
-        var removed: [LocalRule: Int] = [:]
-        for user in users {
-            if let rule = rule(removing: user) {
-                removed[rule, default: 0] += 1
-            } else {
-                kept.append(user)
-            }
-        }
+        var kept = users
+        let removed = apply(removingFrom: &kept)
         return (kept, removed)
+    }
+
+    /// Applies every rule to `users` in place, the people kept in their order; returns how many each rule
+    /// removed. In place because copying every kept record into a new list (a retain of each of its fields, and
+    /// a release of the old list's) was most of applying the rules to a hundred thousand people; with no rule
+    /// switched on nobody is even looked at.
+    public func apply(removingFrom users: inout [User]) -> [LocalRule: Int] {
+        guard isActive else { return [:] }
+        var removed: [LocalRule: Int] = [:]
+        users.removeAll { user in
+            guard let rule = rule(removing: user) else { return false }
+            removed[rule, default: 0] += 1
+            return true
+        }
+        return removed
+    }
+
+    /// Whether any rule is switched on.
+    var isActive: Bool {
+        excludeDisabled || excludeGuests || excludeWithoutContact || excludeResources || !excludeUsers.isEmpty
+            || includeOnlyUsers != nil
     }
 }
 

@@ -162,6 +162,7 @@ extension Snapshot {
     {
         if body.isEmpty { return [] }
         let pieces = data.withUnsafeBytes { splitAtLineBreaks(UnsafeRawBufferPointer($0), body: body) }
+        if let people = decodeInPlace(data, pieces: pieces) { return people }
         let results = ChunkResults<[User]>(count: pieces.count)
         DispatchQueue.concurrentPerform(iterations: pieces.count) { chunk in
             let range = pieces[chunk]
@@ -194,6 +195,31 @@ extension Snapshot {
             people.append(contentsOf: chunk)
         }
         return people
+    }
+
+    /// The people of a canonical file, one a line, decoded by every core straight into their places in the
+    /// result (see `ParallelArray`): appending each core's list to one copied every record and released the lists,
+    /// on one core between two parallel passes. Nil when a piece is not one canonical person a line.
+    private static func decodeInPlace(_ data: Data, pieces: [Range<Int>]) -> [User]? {
+        let lineCounts = ChunkResults<Int>(count: pieces.count)
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { chunk in
+            let count = data.withUnsafeBytes { bytes in
+                bytes[pieces[chunk]].reduce(0) { $0 + ($1 == newline ? 1 : 0) }
+                    + (pieces[chunk].last.map { bytes[$0] != newline } == true ? 1 : 0)
+            }
+            lineCounts.set(chunk, .success(count))
+        }
+        var ranges: [Range<Int>] = []
+        lineCounts.drain { count in
+            let start = ranges.last?.upperBound ?? 0
+            ranges.append(start..<(start + count))
+        }
+        guard ranges.count == pieces.count, let total = ranges.last?.upperBound else { return nil }
+        return ParallelArray.make(count: total, ranges: ranges) { chunk, slots in
+            data.withUnsafeBytes { bytes in
+                SnapshotUserCodec.readUsers(UnsafeRawBufferPointer(bytes), range: pieces[chunk], into: slots)
+            }
+        }
     }
 
     /// Splits the people lines into about one chunk per core (times two, to even out), at line breaks only.

@@ -31,12 +31,15 @@ public struct Snapshot: Sendable, Codable, Equatable {
 
     /// Whether `people` is strictly ascending by id, checked in O(n) so sorted input is not sorted again.
     static func isCanonicallyOrdered(_ people: [User]) -> Bool {
-        var index = people.startIndex
-        while index + 1 < people.endIndex {
-            if !User.canonicallyPrecedes(people[index], people[index + 1]) { return false }
-            index += 1
+        // Ids read in place from the buffer: through the array each step copied two whole records.
+        people.withUnsafeBufferPointer { people in
+            var index = people.startIndex
+            while index + 1 < people.endIndex {
+                if !User.idPrecedes(people[index].id, people[index + 1].id) { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
 }
 

@@ -152,6 +152,28 @@ enum SnapshotUserCodec {
         }
     }
 
+    /// Reads the users in `range` (as `readUsers`) into `slots`, from the first; returns how many it initialized,
+    /// and whether they were exactly all of `range`, nothing outside the canonical subset, filling every slot
+    /// (otherwise the caller reads them the general way).
+    static func readUsers(
+        _ bytes: UnsafeRawBufferPointer, range: Range<Int>, into slots: UnsafeMutableBufferPointer<User>
+    ) -> (initialized: Int, exact: Bool) {
+        var reader = Reader(bytes: bytes, index: range.lowerBound, end: range.upperBound)
+        var count = 0
+        reader.skipWhitespace()
+        while reader.index < reader.end {
+            guard count < slots.count, let user = try? reader.user() else { return (count, false) }
+            slots.initializeElement(at: count, to: user)
+            count += 1
+            reader.skipWhitespace()
+            if reader.index < reader.end, bytes[reader.index] == UInt8(ascii: ",") {
+                reader.index += 1
+                reader.skipWhitespace()
+            }
+        }
+        return (count, count == slots.count)
+    }
+
     /// A cursor over canonical JSON bytes.
     struct Reader {
         let bytes: UnsafeRawBufferPointer

@@ -53,6 +53,10 @@ public struct BuildPipeline: Sendable {
         async let searchTokens = latest == nil ? nil : tokenStore.load(context: tokenContext)
         let rowStore = ExportRowStore(stateDirectory: settings.stateDirectory)
         async let exportRows = latest == nil ? nil : rowStore.load()
+        // So are the render fingerprints of the published site and of the spare a nightly run updates.
+        let fingerprintStore = RenderFingerprintStore(
+            stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
+        async let storedFingerprints = latest == nil ? nil : fingerprintStore.read(spare: settings.keepSpareSite)
         let (tokens, sync) = try makeSync(settings)
         let deltaState = deltaStore.load()
         let (previous, prefetched) = try await loadPrevious(latest, fetchingRoundWith: sync, deltaState, now: now)
@@ -80,9 +84,10 @@ public struct BuildPipeline: Sendable {
 
         // Only the count of the raw list is needed from here on, and the kept people are sorted in place: at a
         // million people every extra array of `User` values costs about 300 MB.
-        var (people, removed) = settings.rules.apply(to: outcome.users)
-        let fetchedCount = outcome.users.count
+        var people = outcome.users
+        let fetchedCount = people.count
         outcome.users = []
+        let removed = settings.rules.apply(removingFrom: &people)
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
@@ -121,7 +126,7 @@ public struct BuildPipeline: Sendable {
             counts = try await renderAndPublish(
                 people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
                 searchTokens: (await searchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
-                publisher: publisher, clock: &clock)
+                fingerprints: (await storedFingerprints, fingerprintStore), publisher: publisher, clock: &clock)
         } catch {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
@@ -306,11 +311,11 @@ public struct BuildPipeline: Sendable {
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
         early: (staging: StagingDirectory, people: PrerenderedPeople)?,
         searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
-        exportRows: (previous: ExportRows?, store: ExportRowStore), publisher: SitePublisher,
-        clock: inout StageClock
+        exportRows: (previous: ExportRows?, store: ExportRowStore),
+        fingerprints: (stored: RenderFingerprintStore.Stored?, store: RenderFingerprintStore),
+        publisher: SitePublisher, clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
-        let fingerprintStore = RenderFingerprintStore(
-            stateDirectory: settings.stateDirectory, output: publisher.output)
+        let fingerprintStore = fingerprints.store
         let staging: StagingDirectory
         let published: RenderFingerprints?
         var spare: RenderFingerprints?
@@ -318,9 +323,10 @@ public struct BuildPipeline: Sendable {
             staging = early.staging
             published = staging.previous == nil ? nil : fingerprintStore.load()
         } else {
-            published = fingerprintStore.load()
+            let stored = fingerprints.stored ?? fingerprintStore.read(spare: settings.keepSpareSite)
+            published = stored.published
             // The spare is worth updating only when both its files and the published ones are known.
-            spare = published == nil || !settings.keepSpareSite ? nil : fingerprintStore.takeSpare()
+            spare = published == nil || !settings.keepSpareSite ? nil : fingerprintStore.takeSpare(read: stored.spare)
             staging = try makeStaging(publisher, recyclingSpare: spare != nil)
             if !staging.isRecycled { spare = nil }
         }

@@ -81,6 +81,9 @@ struct PeopleByID {
 extension Array where Element == User {
     /// True when the ids ascend (a snapshot's canonical order).
     var isSortedByID: Bool {
-        indices.dropFirst().allSatisfy { self[$0 - 1].id < self[$0].id }
+        // Ids read in place from the buffer, not through copies of whole records.
+        withUnsafeBufferPointer { people in
+            people.indices.dropFirst().allSatisfy { people[$0 - 1].id < people[$0].id }
+        }
     }
 }

@@ -25,8 +25,28 @@ public struct RenderFingerprintStore: Sendable {
     /// about to change the spare. They name the output folder, whose spare they describe.
     public func takeSpare() -> RenderFingerprints? {
         defer { try? FileManager.default.removeItem(at: spareFile) }
-        guard let data = try? Data(contentsOf: spareFile) else { return nil }
-        return RenderFingerprints.decode(Array(data), output: output)
+        return decoded(spareFile)
+    }
+
+    /// The published site's fingerprints and, with `spare`, the spare folder's, both read and neither taken.
+    /// A run with a site to build on reads them while it syncs: decoded on the way into the render, two files of
+    /// a hundred thousand lines each were a tenth of a second in which nothing else could run. The spare's file
+    /// stays until `takeSpare(read:)`, so a run that fails before it changes the spare leaves it usable.
+    public func read(spare: Bool) -> Stored {
+        Stored(published: decoded(file, slugs: false), spare: spare ? decoded(spareFile) : nil)
+    }
+
+    /// What `read(spare:)` found.
+    public struct Stored: Sendable {
+        public var published: RenderFingerprints?
+        public var spare: RenderFingerprints?
+    }
+
+    /// The spare's fingerprints `read(spare:)` found, its file deleted now that the spare is about to change
+    /// (as `takeSpare()` does).
+    public func takeSpare(read: RenderFingerprints?) -> RenderFingerprints? {
+        clearSpare()
+        return read
     }
 
     /// Makes the published site's fingerprints the spare's (before the published site becomes the spare).
@@ -41,8 +61,14 @@ public struct RenderFingerprintStore: Sendable {
 
     /// The stored fingerprints, or nil when there are none or they belong to another version or output folder.
     public func load() -> RenderFingerprints? {
-        guard let data = try? Data(contentsOf: file) else { return nil }
-        return RenderFingerprints.decode(Array(data), output: output)
+        decoded(file)
+    }
+
+    /// The fingerprints in `url`, or nil when it cannot be read or does not describe `output` in this version;
+    /// with `slugs`, the people's slugs too (needed only for the spare, which a run updates in place).
+    private func decoded(_ url: URL, slugs: Bool = true) -> RenderFingerprints? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return RenderFingerprints.decode(Array(data), output: output, slugs: slugs)
     }
 
     /// Writes through a synced temporary file and a rename, as snapshots are written.

@@ -7,13 +7,21 @@ public struct RenderFingerprints: Sendable, Equatable {
     public let output: String
     /// By id, for lookups; empty for fingerprints a render made until `indexed()`.
     private(set) var byID: [String: RenderFingerprint]
+    /// Each person's slug by id, where known (a render's own, and a file's), for `staleSlugs(in:)`.
+    private(set) var slugByID: [String: String] = [:]
+    /// How many people the render made, ids it could not store and repeated ids included; nil when unknown.
+    /// Only when it equals the number of slugs known does the list name every person file of the site.
+    private(set) var peopleMade: Int?
     /// The fingerprints a render made, chunk by chunk in display order, which `encoded()` keeps; nil when read
     /// from a file (then ids are sorted). Held as the render's chunks and indexed only on demand: at a million
     /// people a flat copy and an index nobody reads were about 70 MB at the end of the build, where the peak is.
-    private var made: [[(id: String, fingerprint: RenderFingerprint)]]?
+    private var made: [[Entry]]?
+
+    /// One person's fingerprint as a render made it, with the slug their files are named by.
+    typealias Entry = (id: String, fingerprint: RenderFingerprint, slug: String)
 
     /// The first line of the file: names the format and its version.
-    static let header = "orgdir render fingerprints 1"
+    static let header = "orgdir render fingerprints 2"
 
     init(output: String, byID: [String: RenderFingerprint] = [:]) {
         self.output = output
@@ -22,10 +30,11 @@ public struct RenderFingerprints: Sendable, Equatable {
 
     /// Fingerprints in the order a render made them, in its chunks (an id twice: the last counts); look them
     /// up only through `indexed()`.
-    init(output: String, inOrder chunks: [[(id: String, fingerprint: RenderFingerprint)]]) {
+    init(output: String, inOrder chunks: [[Entry]]) {
         self.output = output
         byID = [:]
         made = chunks
+        peopleMade = chunks.reduce(0) { $0 + $1.count }
     }
 
     /// These fingerprints with their lookup index built (made by a render, they have none until asked).
@@ -33,8 +42,12 @@ public struct RenderFingerprints: Sendable, Equatable {
         guard let made, byID.isEmpty else { return self }
         var indexed = self
         indexed.byID.reserveCapacity(made.reduce(0) { $0 + $1.count })
+        indexed.slugByID.reserveCapacity(made.reduce(0) { $0 + $1.count })
         for chunk in made {
-            for entry in chunk { indexed.byID[entry.id] = entry.fingerprint }
+            for entry in chunk {
+                indexed.byID[entry.id] = entry.fingerprint
+                indexed.slugByID[entry.id] = entry.slug
+            }
         }
         return indexed
     }
@@ -52,10 +65,11 @@ public struct RenderFingerprints: Sendable, Equatable {
         byID[id]
     }
 
-    /// The file's text: the header, the orgdir version, the output folder, then `<hex> <id>` per line in the
-    /// order the render made them, else in id order (either way the same people give the same bytes). Ids that
-    /// could break a line are left out: those people are simply rendered next time. Why the render's order:
-    /// sorting a hundred thousand ids was most of writing the file, at the end of every run.
+    /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
+    /// then `<hex> <slug>/<id>` per line (a slug never holds a `/`; empty when unknown) in the order the render
+    /// made them, else in id order (either way the same people give the same bytes). Ids that could break a line
+    /// are left out: those people are simply rendered next time. Why the render's order: sorting a hundred
+    /// thousand ids was most of writing the file, at the end of every run.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         encode { out += $0 }
@@ -70,9 +84,12 @@ public struct RenderFingerprints: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(pieceSize + 256)
         out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        func line(_ id: String, _ fingerprint: RenderFingerprint) throws(Failure) {
+        out += Array("people \(peopleMade.map(String.init) ?? "unknown")\n".utf8)
+        func line(_ id: String, _ fingerprint: RenderFingerprint, _ slug: String?) throws(Failure) {
             fingerprint.appendHex(to: &out)
             out.append(UInt8(ascii: " "))
+            if let slug, Self.isStorable(slug: slug) { out.append(contentsOf: slug.utf8) }
+            out.append(UInt8(ascii: "/"))
             out.append(contentsOf: id.utf8)
             out.append(UInt8(ascii: "\n"))
             guard out.count >= pieceSize else { return }
@@ -81,36 +98,73 @@ public struct RenderFingerprints: Sendable, Equatable {
         }
         if let made {
             for chunk in made {
-                for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint) }
+                for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
             }
         } else {
-            for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint) }
+            for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint, slugByID[id]) }
         }
         if !out.isEmpty { try emit(out) }
     }
 
     /// Reads `encoded()`'s text; nil when it is not this format, not this orgdir version, or not for `output`.
-    public static func decode(_ bytes: [UInt8], output: String) -> RenderFingerprints? {
+    /// With `slugs: false` the slugs are not kept (only the fingerprints of the site a run updates in place are
+    /// asked for them, by `staleSlugs(in:)`).
+    public static func decode(_ bytes: [UInt8], output: String, slugs: Bool = true) -> RenderFingerprints? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.count >= 3,
+        guard lines.count >= 4,
             String(decoding: lines[0], as: UTF8.self) == header,
             String(decoding: lines[1], as: UTF8.self) == "version \(OrgDirVersion.current)",
             String(decoding: lines[2], as: UTF8.self) == "output \(output)",
+            lines[3].starts(with: "people ".utf8),
             lines.last?.isEmpty == true
         else { return nil }
         var byID: [String: RenderFingerprint] = [:]
         byID.reserveCapacity(lines.count)
-        for line in lines.dropFirst(3).dropLast() {
+        var slugByID: [String: String] = [:]
+        slugByID.reserveCapacity(lines.count)
+        for line in lines.dropFirst(4).dropLast() {
             guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " "),
-                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32))
+                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32)),
+                let slash = line.dropFirst(33).firstIndex(of: UInt8(ascii: "/"))
             else { return nil }
-            byID[String(decoding: line.dropFirst(33), as: UTF8.self)] = fingerprint
+            let id = String(decoding: line[(slash + 1)...], as: UTF8.self)
+            byID[id] = fingerprint
+            let slug = line[(line.startIndex + 33)..<slash]
+            if slugs, !slug.isEmpty { slugByID[id] = String(decoding: slug, as: UTF8.self) }
         }
-        return RenderFingerprints(output: output, byID: byID)
+        var decoded = RenderFingerprints(output: output, byID: byID)
+        decoded.slugByID = slugByID
+        decoded.peopleMade = Int(String(decoding: lines[3].dropFirst(7), as: UTF8.self))
+        return decoded
     }
 
     private static func isStorable(_ id: String) -> Bool {
         !id.isEmpty && !id.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+    }
+
+    /// Whether `slug` can stand before the `/` of a line (slugs are made of letters, digits and dashes).
+    private static func isStorable(slug: String) -> Bool {
+        !slug.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+    }
+
+    /// The slugs of the person files these fingerprints' site has that `directory`'s has not: people who left,
+    /// and old names of people whose slug changed, unless someone in `directory` now has that slug. Nil when
+    /// these fingerprints do not name every person file (an id that could not be stored or came twice, or a slug
+    /// unknown): then only a look at the folder itself can tell. Call on `indexed()` fingerprints.
+    ///
+    /// Why: a nightly run updating the spare site found these by listing the spare's `people/` folder, some
+    /// 300,000 names, and checking each against everyone's slug; the spare's own fingerprints already say which
+    /// files it has.
+    func staleSlugs(in directory: SiteDirectory) -> Set<String>? {
+        guard let peopleMade, peopleMade == slugByID.count, peopleMade == byID.count else { return nil }
+        var stale: Set<String> = []
+        for (id, slug) in slugByID {
+            if let position = directory.positionByID[id], directory.people[position].slug == slug { continue }
+            stale.insert(slug)
+        }
+        guard !stale.isEmpty else { return [] }
+        for person in directory.people where stale.contains(person.slug) { stale.remove(person.slug) }
+        return stale
     }
 
     /// The storable entries in the byte order of their ids: sorted by each id's first eight bytes as a number,

@@ -31,7 +31,12 @@ struct SearchIndexBuilder {
     /// One file of search data.
     struct File {
         var path: String
-        var text: String
+        /// The file's bytes, made as bytes: a `String` for each file, wrapped in its JSONP call and turned into
+        /// bytes for writing, copied every search file three times.
+        var bytes: [UInt8]
+
+        /// The file as text (tests).
+        var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     /// All search files for `directory`, collected (tests and small sites).
@@ -68,19 +73,28 @@ struct SearchIndexBuilder {
     ) throws(Failure) -> TokenShards {
         let numbered = numberedPostings(directory)
         var made = TokenShards(cache: numbered.cache, tokenized: numbered.tokenized)
-        let postings = numbered.postings.mapValues(Self.encode)
+        let postings = numbered.postings.mapValues(Self.encodeBytes)
         let leaves = shardLeaves(postings)
+        var file: [UInt8] = []
         for (number, leaf) in leaves.enumerated() {
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("t", "\(number)", in: &file)
+            let bodyStart = file.count
             // An array of [token, postings] pairs, not an object: a token such as "__proto__" must stay data.
-            var body = "["
+            file.append(0x5B)
             for (position, token) in leaf.tokens.enumerated() {
-                if position > 0 { body += "," }
-                body += "[" + SiteEscaping.jsonString(token) + "," + (postings[token] ?? "[]") + "]"
+                if position > 0 { file.append(0x2C) }
+                file.append(contentsOf: [0x5B, 0x22])
+                SiteEscaping.appendJSONString(token, to: &file)
+                file.append(contentsOf: [0x22, 0x2C])
+                file.append(contentsOf: postings[token] ?? [0x5B, 0x5D])
+                file.append(0x5D)
             }
-            body += "]"
-            try emit(File(path: "search/t/\(number).js", text: Self.jsonp("t", "\(number)", body)))
-            made.leaves.append(
-                "[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(body.utf8.count)]")
+            file.append(0x5D)
+            let bodySize = file.count - bodyStart
+            Self.finishShard(&file)
+            try emit(File(path: "search/t/\(number).js", bytes: file))
+            made.leaves.append("[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(bodySize)]")
         }
         return made
     }
@@ -90,20 +104,19 @@ struct SearchIndexBuilder {
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
         var chunk = 0
-        var body: [UInt8] = []
+        var file: [UInt8] = []
         while chunk * chunkSize < directory.people.count {
             let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
-            body.removeAll(keepingCapacity: true)
-            body.append(0x5B)
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("r", "\(chunk)", in: &file)
+            file.append(0x5B)
             for index in range {
-                if index > range.lowerBound { body.append(0x2C) }
-                Self.appendRecord(directory.people[index], to: &body)
+                if index > range.lowerBound { file.append(0x2C) }
+                Self.appendRecord(directory.people[index], to: &file)
             }
-            body.append(0x5D)
-            try emit(
-                File(
-                    path: "search/r/\(chunk).js",
-                    text: Self.jsonp("r", "\(chunk)", String(decoding: body, as: UTF8.self))))
+            file.append(0x5D)
+            Self.finishShard(&file)
+            try emit(File(path: "search/r/\(chunk).js", bytes: file))
             chunk += 1
         }
     }
@@ -114,7 +127,11 @@ struct SearchIndexBuilder {
         let manifest =
             "{\"v\":1,\"people\":\(people),\"chunk\":\(chunkSize),\"leaves\":["
             + leaves.joined(separator: ",") + "],\"digits\":{" + digitList + "}}"
-        return File(path: "search/manifest.js", text: Self.jsonp("m", "0", manifest))
+        var file: [UInt8] = []
+        Self.startShard("m", "0", in: &file)
+        file.append(contentsOf: manifest.utf8)
+        Self.finishShard(&file)
+        return File(path: "search/manifest.js", bytes: file)
     }
 
     /// Directories up to this size number every token as they are indexed, which makes the index about three
@@ -303,7 +320,7 @@ struct SearchIndexBuilder {
     }
 
     /// Splits the sorted tokens into prefix shards of about `shardTarget` bytes; `postings` are encoded.
-    func shardLeaves(_ postings: [String: String]) -> [Leaf] {
+    func shardLeaves(_ postings: [String: [UInt8]]) -> [Leaf] {
         let tokens = postings.keys.map { Array($0.unicodeScalars) }.sorted { lhs, rhs in
             lhs.lexicographicallyPrecedes(rhs) { $0.value < $1.value }
         }
@@ -311,7 +328,7 @@ struct SearchIndexBuilder {
         sizes.reserveCapacity(tokens.count)
         for token in tokens {
             let text = String(String.UnicodeScalarView(token))
-            sizes.append(text.utf8.count + 4 + (postings[text]?.utf8.count ?? 2))
+            sizes.append(text.utf8.count + 4 + (postings[text]?.count ?? 2))
         }
         var leaves: [Leaf] = []
         func build(_ prefix: [Unicode.Scalar], _ range: Range<Int>) {
@@ -349,18 +366,27 @@ struct SearchIndexBuilder {
     func phoneShards<Failure: Error>(
         _ directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [(key: String, value: Int)] {
-        var digitsByIndex: [String?] = Array(repeating: nil, count: directory.people.count)
+        // Everyone's digits in one buffer (a person's phones joined by spaces), by position: a person's digits are
+        // copied into the list of every trigram they hold, some sixteen times, and copied from a `String` each
+        // time they were a retain and a release per copy, a third of making these shards.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(directory.people.count * 16)
+        var ends: [Int] = []
+        ends.reserveCapacity(directory.people.count)
         var lists: [[Int]] = Array(repeating: [], count: 1000)
         var trigrams: [Int] = []
         for index in directory.people.indices {
-            let digits = directory.people[index].phones.map(\.link.searchDigits).filter { !$0.isEmpty }
-                .joined(separator: " ")
-            guard !digits.isEmpty else { continue }
-            digitsByIndex[index] = digits
+            let start = digits.count
+            for phone in directory.people[index].phones where !phone.link.searchDigits.isEmpty {
+                if digits.count > start { digits.append(0x20) }
+                digits.append(contentsOf: phone.link.searchDigits.utf8)
+            }
+            ends.append(digits.count)
+            guard digits.count > start else { continue }
             trigrams.removeAll(keepingCapacity: true)
             var run = 0
             var window = 0
-            for byte in digits.utf8 {
+            for byte in digits[start...] {
                 guard byte >= 0x30, byte <= 0x39 else {
                     run = 0
                     continue
@@ -377,29 +403,44 @@ struct SearchIndexBuilder {
             }
         }
         var sizes: [(key: String, value: Int)] = []
-        var body: [UInt8] = []
+        var file: [UInt8] = []
         for (trigram, list) in lists.enumerated() where !list.isEmpty {
-            let key = String(trigram + 1000).dropFirst()
-            body.removeAll(keepingCapacity: true)
-            body.append(0x5B)
-            var previous = 0
-            for index in list {
-                if body.count > 1 { body.append(0x2C) }
-                body.append(0x5B)
-                DecimalBytes.append(index - previous, to: &body)
-                body.append(0x2C)
-                body.append(0x22)
-                body.append(contentsOf: (digitsByIndex[index] ?? "").utf8)
-                body.append(0x22)
-                body.append(0x5D)
-                previous = index
+            let key = String(String(trigram + 1000).dropFirst())
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("d", key, in: &file)
+            let bodyStart = file.count
+            digits.withUnsafeBufferPointer { digits in
+                Self.appendPhoneShard(list, digits: digits, ends: ends, to: &file)
             }
-            body.append(0x5D)
-            let text = String(decoding: body, as: UTF8.self)
-            try emit(File(path: "search/d/\(key).js", text: Self.jsonp("d", String(key), text)))
-            sizes.append((String(key), body.count))
+            let bodySize = file.count - bodyStart
+            Self.finishShard(&file)
+            try emit(File(path: "search/d/\(key).js", bytes: file))
+            sizes.append((key, bodySize))
         }
         return sizes
+    }
+
+    /// One phone shard's body, `[[gap,"digits"],…]`: the people at `list` (positions, ascending) by their gap to
+    /// the one before, with their digits, `digits[ends[index - 1]..<ends[index]]`.
+    private static func appendPhoneShard(
+        _ list: [Int], digits: UnsafeBufferPointer<UInt8>, ends: [Int], to body: inout [UInt8]
+    ) {
+        let start = body.count
+        body.append(0x5B)
+        var previous = 0
+        for index in list {
+            if body.count > start + 1 { body.append(0x2C) }
+            body.append(0x5B)
+            DecimalBytes.append(index - previous, to: &body)
+            body.append(0x2C)
+            body.append(0x22)
+            body.append(
+                contentsOf: UnsafeBufferPointer(rebasing: digits[(index == 0 ? 0 : ends[index - 1])..<ends[index]]))
+            body.append(0x22)
+            body.append(0x5D)
+            previous = index
+        }
+        body.append(0x5D)
     }
 
     /// `[name, jobTitle, department, phone, phoneHref, mail, slug]`, empty strings for missing values.
@@ -411,23 +452,30 @@ struct SearchIndexBuilder {
 
     /// `record(person)`, appended.
     static func appendRecord(_ person: SitePerson, to bytes: inout [UInt8]) {
-        let fields = [
-            person.user.displayName, person.user.jobTitle ?? "", person.user.department ?? "",
-            person.primaryPhone?.written ?? "",
-            person.primaryPhone?.uri ?? "", person.user.mail ?? "", person.slug,
-        ]
-        bytes.append(0x5B)
-        for (number, field) in fields.enumerated() {
-            if number > 0 { bytes.append(0x2C) }
+        // Field by field: an array of the seven values was an allocation and seven retains a person.
+        func field(_ value: String?, last: Bool = false) {
             bytes.append(0x22)
-            SiteEscaping.appendJSONString(SiteEscaping.displayText(field), to: &bytes)
-            bytes.append(0x22)
+            if let value { SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes) }
+            bytes.append(contentsOf: last ? [0x22, 0x5D] : [0x22, 0x2C])
         }
-        bytes.append(0x5D)
+        let phone = person.primaryPhone
+        bytes.append(0x5B)
+        field(person.user.displayName)
+        field(person.user.jobTitle)
+        field(person.user.department)
+        field(phone?.written)
+        field(phone?.uri)
+        field(person.user.mail)
+        field(person.slug, last: true)
     }
 
     /// Postings as `[[d,d,…],[…],[…]]` with each list delta-encoded (first value absolute).
     static func encode(_ lists: [[Int]]) -> String {
+        String(decoding: encodeBytes(lists), as: UTF8.self)
+    }
+
+    /// `encode` as bytes.
+    static func encodeBytes(_ lists: [[Int]]) -> [UInt8] {
         var bytes: [UInt8] = [0x5B]
         bytes.reserveCapacity(8 + lists.reduce(0) { $0 + 2 * $1.count + 3 })
         for (number, list) in lists.enumerated() {
@@ -442,11 +490,18 @@ struct SearchIndexBuilder {
             bytes.append(0x5D)
         }
         bytes.append(0x5D)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
-    private static func jsonp(_ kind: String, _ id: String, _ body: String) -> String {
-        "orgdirShard(\"\(kind)\",\"\(id)\"," + body + ");\n"
+    /// Starts a shard file of `kind` and `id` in `file`: `orgdirShard("kind","id",`; the body follows, then
+    /// `finishShard`. (A JSONP call, so the index works from `file://` where `fetch` is refused.)
+    private static func startShard(_ kind: String, _ id: String, in file: inout [UInt8]) {
+        file.append(contentsOf: "orgdirShard(\"\(kind)\",\"\(id)\",".utf8)
+    }
+
+    /// Ends a shard file `startShard` began.
+    private static func finishShard(_ file: inout [UInt8]) {
+        file.append(contentsOf: [0x29, 0x3B, 0x0A])
     }
 
     private static func string(_ scalars: [Unicode.Scalar]) -> String {

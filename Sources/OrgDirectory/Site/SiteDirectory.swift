@@ -57,7 +57,12 @@ struct SiteDirectory: Sendable {
         var chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
             for number in 0..<chunkCount {
                 let range = (number * chunkSize)..<min(users.count, (number + 1) * chunkSize)
-                group.addTask { (number, prepare(users[range], hiding: hidden, early: early, digests: digests)) }
+                group.addTask {
+                    let prepared = prepare(
+                        users[range], hiding: hidden, early: early, digests: digests,
+                        ordinarySlugs: users.count <= parallelPeopleLimit)
+                    return (number, prepared)
+                }
             }
             var done: [[PreparedPerson]] = Array(repeating: [], count: chunkCount)
             for await (number, prepared) in group { done[number] = prepared }
@@ -75,13 +80,13 @@ struct SiteDirectory: Sendable {
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
     /// `early` whose record (after hiding, manager aside) is the one prepared then keep that preparation. With
-    /// `digests`, each person's record digest too.
+    /// `digests`, each person's record digest too; with `ordinarySlugs`, their ordinary slugs.
     static func prepare(
-        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil, digests: Bool = false
+        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil, digests: Bool = false,
+        ordinarySlugs: Bool = false
     ) -> [PreparedPerson] {
         var folds = FoldCache()
-        return users.indices.map { source in
-            let visible = users[source].hiding(hidden)
+        func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
             if let known = early?.byID[visible.id], let preparation = known.early,
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible)
@@ -92,7 +97,21 @@ struct SiteDirectory: Sendable {
             }
             // Made afresh even for early people: their managers' names were filled in after they were prepared.
             if digests { person.recordDigest = visible.recordDigest }
+            // Made here, on every core, rather than in the ordered pass after the sort, which runs on one; only
+            // below `parallelPeopleLimit`, like everything long-lived made in parallel chunks (see `build`).
+            if ordinarySlugs, person.ordinarySlug == nil {
+                person.ordinarySlug = Slug.ordinary(namePart: person.slugName, id: visible.id)
+            }
             return person
+        }
+        // Records read in place from the buffer when nothing is hidden: `users[source].hiding([])` copied each
+        // one (a retain and a release of every field).
+        return users.withUnsafeBufferPointer { buffer in
+            buffer.indices.map { offset in
+                let source = users.startIndex + offset
+                return hidden.isEmpty
+                    ? prepare(buffer[offset], at: source) : prepare(buffer[offset].hiding(hidden), at: source)
+            }
         }
     }
 
@@ -219,25 +238,21 @@ struct SiteDirectory: Sendable {
         order: [Int], prepared: [PreparedPerson], users: SiteUsers, slugs: [String], letters: [String],
         departmentFiles: [String?], inParallel: Bool
     ) -> [SitePerson] {
-        @Sendable func make(_ range: Range<Int>) -> [SitePerson] {
-            range.map { index in
-                let position = order[index]
-                return SitePerson(
-                    users: users, at: prepared[position].source, index: index, slug: slugs[index],
-                    letter: letters[index], departmentFile: departmentFiles[index], phones: prepared[position].phones)
-            }
+        @Sendable func person(_ index: Int) -> SitePerson {
+            let position = order[index]
+            return SitePerson(
+                users: users, at: prepared[position].source, index: index, slug: slugs[index],
+                letter: letters[index], departmentFile: departmentFiles[index], phones: prepared[position].phones)
         }
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, order.count / 4096))
-        guard chunkCount > 1, inParallel else { return make(0..<order.count) }
-        let chunkSize = (order.count + chunkCount - 1) / chunkCount
-        let results = ChunkResults<[SitePerson]>(count: chunkCount)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            results.set(chunk, .success(make((chunk * chunkSize)..<min(order.count, (chunk + 1) * chunkSize))))
+        guard chunkCount > 1, inParallel else { return order.indices.map(person) }
+        // Each chunk makes its people in their places in the result (see `ParallelArray`).
+        let ranges = ParallelArray.ranges(count: order.count, chunks: chunkCount)
+        let made = ParallelArray.make(count: order.count, ranges: ranges) { chunk, slots in
+            for (slot, index) in ranges[chunk].enumerated() { slots.initializeElement(at: slot, to: person(index)) }
+            return (ranges[chunk].count, true)
         }
-        var people: [SitePerson] = []
-        people.reserveCapacity(order.count)
-        results.drain { people += $0 }
-        return people
+        return made ?? order.indices.map(person)
     }
 
     /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block.

@@ -6,7 +6,7 @@ extension SiteRenderJob {
         /// Position of the chunk's first person.
         var start = 0
         var paths: [String] = []
-        var fingerprints: [(id: String, fingerprint: RenderFingerprint)] = []
+        var fingerprints: [RenderFingerprints.Entry] = []
         var rendered = 0
         var reused = 0
         /// Of `rendered`, people whose prerendered files were kept.
@@ -32,7 +32,7 @@ extension SiteRenderJob {
             addFingerprintInput(
                 of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)
             let fingerprint = input.fingerprint
-            chunk.fingerprints.append((person.user.id, fingerprint))
+            chunk.fingerprints.append((person.user.id, fingerprint, person.slug))
             if let early = prerendered?.byID[person.user.id] {
                 if early.fingerprint == fingerprint {
                     chunk.paths += Self.personFiles(slug: person.slug)
@@ -77,9 +77,14 @@ extension SiteRenderJob {
         return slugs.contains(String(path[slugStart..<dot]))
     }
 
-    /// Removes from a recycled `output` the files in `people/` that are no person's of `directory`. Run beside
-    /// the rendering: no file it removes is written by this run.
-    func removeStalePeople(from output: some SiteOutput) throws(SiteError) {
+    /// Removes from a recycled `output` the files in `people/` that are no person's of `directory`: the files of
+    /// the slugs `inPlace` (the fingerprints of the site `output` started as) names stale, else whatever the
+    /// folder holds beyond everyone's. Run beside the rendering: no file it removes is written by this run.
+    func removeStalePeople(from output: some SiteOutput, inPlace: RenderFingerprints?) throws(SiteError) {
+        if let stale = inPlace?.staleSlugs(in: directory) {
+            for slug in stale { try remove(Self.personFiles(slug: slug), from: output) }
+            return
+        }
         let slugs = Set(directory.people.map(\.slug))
         do {
             try output.removeStale(in: "people", skipping: []) { Self.isPersonFile($0, slugs: slugs) }

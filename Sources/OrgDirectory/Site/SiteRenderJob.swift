@@ -164,7 +164,7 @@ struct SiteRenderJob: Sendable {
     func renderSearch(to output: some SiteOutput) throws(SiteError) -> (paths: [String], shards: Int) {
         var paths: [String] = []
         try SearchIndexBuilder().files(for: directory) { (file) throws(SiteError) in
-            try write(file.text, file.path, output, &paths)
+            try write(file.bytes, file.path, output, &paths)
         }
         return (paths, paths.count - 1)
     }
@@ -193,7 +193,7 @@ struct SiteRenderJob: Sendable {
         builder.tokenCache = tokenCache
         builder.keepsTokenCache = keepsTokenCache
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
-            try write(file.text, file.path, output, &piece.paths)
+            try write(file.bytes, file.path, output, &piece.paths)
         }
         switch part {
         case .tokens:
@@ -210,7 +210,7 @@ struct SiteRenderJob: Sendable {
         let manifest = SearchIndexBuilder().manifest(
             people: directory.people.count, leaves: pieces.flatMap(\.leaves), digits: pieces.flatMap(\.digits))
         var paths: [String] = []
-        try write(manifest.text, manifest.path, output, &paths)
+        try write(manifest.bytes, manifest.path, output, &paths)
         return paths
     }
 

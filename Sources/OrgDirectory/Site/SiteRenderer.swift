@@ -73,7 +73,7 @@ public struct SiteRenderer: Sendable {
         var searchPieces: [SiteRenderJob.SearchPiece] = []
         var exportTable: ExportRows.Made?
         // Each person chunk's fingerprints by its first position: chunks finish in any order.
-        var fingerprintChunks: [(start: Int, fingerprints: [(id: String, fingerprint: RenderFingerprint)])] = []
+        var fingerprintChunks: [(start: Int, fingerprints: [RenderFingerprints.Entry])] = []
         do {
             try await withThrowingTaskGroup(of: RenderPart.self) { group in
                 let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -111,7 +111,7 @@ public struct SiteRenderer: Sendable {
                 }
                 if inPlace != nil {
                     pending.append {
-                        try job.removeStalePeople(from: output)
+                        try job.removeStalePeople(from: output, inPlace: inPlace)
                         return RenderPart([])
                     }
                 }

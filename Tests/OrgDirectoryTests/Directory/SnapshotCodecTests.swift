@@ -76,6 +76,18 @@ struct SnapshotCodecTests {
         #expect(try Snapshot.decode(data, path: "big.json") == snapshot)
     }
 
+    @Test("people not one to a line (two on one, a blank line) are still all read, through the general path")
+    func unevenLines() throws {
+        let snapshot = SnapshotFixtures.snapshot(SnapshotFixtures.people(3_000))
+        let text = String(decoding: try snapshot.canonicalData(), as: UTF8.self)
+        var lines = text.components(separatedBy: "\n")
+        lines[10] += lines[11]  // two people on one line
+        lines.remove(at: 11)
+        lines.insert("", at: 2_000)  // and a blank line further on
+        let uneven = Data(lines.joined(separator: "\n").utf8)
+        #expect(try Snapshot.decode(uneven, path: "uneven.json") == snapshot)
+    }
+
     @Test("the codec knows every stored property of User (a new field must be added to it)")
     func codecCoversUser() {
         let labels = Mirror(reflecting: SnapshotFixtures.person(1)).children.compactMap(\.label)

@@ -200,6 +200,19 @@ struct LocalRulesTests {
         #expect(removed == [.disabled: 2, .guest: 1, .withoutContact: 1, .excludedByName: 1])
     }
 
+    @Test("rules applied in place keep the order of who stays; with no rule on, everyone stays untouched")
+    func inPlace() {
+        var people = Self.people
+        let removed = LocalRules(excludeDisabled: true, excludeUsers: ["ada@c.com"]).apply(removingFrom: &people)
+        #expect(people.map(\.id) == ["3", "5", "6"])
+        #expect(removed == [.excludedByName: 1, .disabled: 2])
+        var everyone = Self.people
+        #expect(LocalRules().apply(removingFrom: &everyone).isEmpty)
+        #expect(everyone == Self.people)
+        #expect(!LocalRules().isActive)
+        #expect(LocalRules(includeOnlyUsers: []).isActive, "an empty include list leaves nobody: it is a rule")
+    }
+
     @Test("include-only keeps just the listed UPNs, case-insensitively")
     func includeOnly() {
         let rules = LocalRules(includeOnlyUsers: ["ada@c.com", "boss@c.com"])

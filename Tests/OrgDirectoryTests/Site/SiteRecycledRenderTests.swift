@@ -112,4 +112,26 @@ struct SpareFingerprintFileTests {
         store.clearSpare()
         #expect(store.takeSpare() == nil)
     }
+
+    @Test("fingerprints read ahead of the render leave the spare's file until the spare is taken")
+    func readAheadThenTake() throws {
+        let state = try SiteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let output = URL(fileURLWithPath: "/srv/Output")
+        let store = RenderFingerprintStore(stateDirectory: state, output: output)
+        let spare = RenderFingerprints(output: output.path, byID: ["a": RenderFingerprint(high: 1, low: 2)])
+        let published = RenderFingerprints(output: output.path, byID: ["a": RenderFingerprint(high: 3, low: 4)])
+        try store.save(spare)
+        store.retirePublished()
+        try store.save(published)
+
+        let stored = store.read(spare: true)
+        #expect(stored.published == published)
+        #expect(stored.spare == spare)
+        #expect(store.read(spare: false).spare == nil, "a run keeping no spare does not read it")
+        #expect(store.read(spare: true).spare == spare, "reading takes nothing: a failed run leaves it usable")
+        #expect(store.takeSpare(read: stored.spare) == spare)
+        #expect(store.read(spare: true).spare == nil, "taken: the spare is about to change")
+        #expect(store.load() == published)
+    }
 }

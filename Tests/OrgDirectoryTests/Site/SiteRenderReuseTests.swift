@@ -245,11 +245,14 @@ struct RenderFingerprintFileTests {
         let made = RenderFingerprints(
             output: "/srv/Output",
             inOrder: [
-                [("z", RenderFingerprint(high: 1, low: 1)), ("bad\nid", RenderFingerprint(high: 2, low: 2))],
-                [("a", RenderFingerprint(high: 3, low: 3)), ("z", RenderFingerprint(high: 4, low: 4))],
+                [
+                    ("z", RenderFingerprint(high: 1, low: 1), "zed-1"),
+                    ("bad\nid", RenderFingerprint(high: 2, low: 2), "bad-2"),
+                ],
+                [("a", RenderFingerprint(high: 3, low: 3), "a-3"), ("z", RenderFingerprint(high: 4, low: 4), "zed-4")],
             ])
-        let lines = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(3)
-        #expect(lines.map { $0.split(separator: " ").last.map(String.init) } == ["z", "a", "z"])
+        let lines = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(4)
+        #expect(lines.map { $0.split(separator: " ").last.map(String.init) } == ["zed-1/z", "a-3/a", "zed-4/z"])
         let decoded = try #require(RenderFingerprints.decode(made.encoded(), output: "/srv/Output"))
         #expect(decoded.count == 2, "the id that could break a line is left out")
         #expect(decoded.fingerprint(of: "a") == RenderFingerprint(high: 3, low: 3))
@@ -260,6 +263,43 @@ struct RenderFingerprintFileTests {
         var pieces: [[UInt8]] = []
         made.encode(pieceSize: 10) { pieces.append($0) }
         #expect(pieces.count == 3 && pieces.joined().elementsEqual(made.encoded()), "written in pieces, the same")
+    }
+
+    @Test("the site's slugs name the person files a nightly run removes from the site it updates in place")
+    func staleSlugs() throws {
+        let people = [
+            User(id: "a", userPrincipalName: "a@c.com", displayName: "Ada Byron"),
+            User(id: "b", userPrincipalName: "b@c.com", displayName: "Bea Lovelace"),
+            User(id: "c", userPrincipalName: "c@c.com", displayName: "Cy Young"),
+        ]
+        let directory = SiteDirectory(users: people, hiding: [])
+        let slug = { (id: String) in directory.people[try #require(directory.positionByID[id])].slug }
+        let fingerprint = RenderFingerprint(high: 1, low: 1)
+        let site = RenderFingerprints(
+            output: "/srv/Output",
+            inOrder: [
+                [
+                    ("a", fingerprint, try slug("a")),  // still here, same slug: kept
+                    ("b", fingerprint, "bea-old"),  // renamed: the old slug goes
+                    ("gone", fingerprint, "gone-1"),  // left: goes
+                    ("left-too", fingerprint, try slug("c")),  // left, but the slug is someone's now: kept
+                ]
+            ])
+        let read = try #require(RenderFingerprints.decode(site.encoded(), output: "/srv/Output"))
+        #expect(read.staleSlugs(in: directory) == ["bea-old", "gone-1"])
+        #expect(site.indexed().staleSlugs(in: directory) == ["bea-old", "gone-1"])
+        #expect(
+            RenderFingerprints.decode(site.encoded(), output: "/srv/Output", slugs: false)?.staleSlugs(in: directory)
+                == nil, "read without slugs, they name no files")
+        let twice = RenderFingerprints(
+            output: "/srv/Output", inOrder: [[("a", fingerprint, "a-1")], [("a", fingerprint, "a-2")]])
+        #expect(
+            RenderFingerprints.decode(twice.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil,
+            "an id made twice: the file cannot name both people's files")
+        let unstorable = RenderFingerprints(output: "/srv/Output", inOrder: [[("bad\nid", fingerprint, "bad-1")]])
+        #expect(
+            RenderFingerprints.decode(unstorable.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil)
+        #expect(Self.fingerprints.staleSlugs(in: directory) == nil, "fingerprints without slugs")
     }
 
     @Test("hex digits read back to the fingerprint written, in either case; anything else is refused")

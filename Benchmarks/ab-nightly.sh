@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Side-by-side A/B of two orgdir binaries on the same nightly rebuild, repeated: each binary makes its own site
+# (a first build, then the nightly before, which leaves the spare site a nightly updates), 1% of the people change
+# once (the bench's churn), and every round restores each side's output, spare and state as they were and times
+# that one nightly again, A B A B … So both sides replay exactly the same delta round, as many times as asked:
+# a paired comparison, where the nightly rows of `compare-sites.sh` compare different nights.
+#
+#   Benchmarks/ab-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
+#
+# Needs a release graph-sandbox in .build-bench/release. Restoring is not timed (a copy on tmpfs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+first=$1 second=$2 rounds=${3:-4}
+export bin=.build-bench/release dir=/dev/shm/orgdir-ab-nightly users=${4:-100000}
+rm -rf "$dir"; mkdir -p "$dir"
+# shellcheck source=Benchmarks/sandbox.sh
+source Benchmarks/sandbox.sh
+export ORGDIR_CLIENT_SECRET=sandbox-secret
+change() {
+  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
+    "$base/_sandbox/changes" > /dev/null
+}
+for side in A B; do
+  mkdir -p "$dir/$side"
+  sed "s#$dir/Output#$dir/$side/Output#; s#$dir/State#$dir/$side/State#" "$dir/settings.plist" > "$dir/$side.plist"
+done
+"$first" build --config "$dir/A.plist" > /dev/null
+"$second" build --config "$dir/B.plist" > /dev/null
+change 1000
+"$first" build --config "$dir/A.plist" --quiet
+"$second" build --config "$dir/B.plist" --quiet
+change 1001
+for side in A B; do cp -a "$dir/$side" "$dir/$side.saved"; done
+for round in $(seq 1 "$rounds"); do
+  for side in A B; do
+    exe=$first; [ "$side" = B ] && exe=$second
+    rm -rf "${dir:?}/$side" && cp -a "$dir/$side.saved" "$dir/$side"
+    /usr/bin/time -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
+      "$exe" build --config "$dir/$side.plist" --quiet
+  done
+done
+rm -rf "$dir"

@@ -9,12 +9,12 @@ import Foundation
 /// What a recycled staging folder (the publisher's spare, see `StagingDirectory`) adds: leaving current files
 /// where they are, and sweeping away what the new site no longer has.
 extension StagingDirectory {
-    /// Counts the files at `relativePaths` as unchanged without touching them: the caller knows from the render
-    /// fingerprints that the recycled folder already holds exactly what the new site needs there. False (and
-    /// nothing counted) in a folder that was not recycled.
-    public func keepInPlace(_ relativePaths: [String]) -> Bool {
+    /// Counts `fileCount` files as unchanged without touching them: the caller knows from the render fingerprints
+    /// that the recycled folder already holds exactly what the new site needs there. False (and nothing counted)
+    /// in a folder that was not recycled.
+    public func keepInPlace(fileCount: Int) -> Bool {
         guard isRecycled else { return false }
-        state.withLock { $0.unchanged += relativePaths.count }
+        state.withLock { $0.unchanged += fileCount }
         return true
     }
 

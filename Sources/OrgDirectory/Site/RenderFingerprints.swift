@@ -7,8 +7,8 @@ public struct RenderFingerprints: Sendable, Equatable {
     public let output: String
     /// By id, for lookups; empty for fingerprints a render made until `indexed()`.
     private(set) var byID: [String: RenderFingerprint]
-    /// Each person's slug by id, where known (a render's own, and a file's), for `staleSlugs(in:)`.
-    private(set) var slugByID: [String: String] = [:]
+    /// Every person's slug, when each is known (a render's own, and a file's), for `staleSlugs(in:)`.
+    private(set) var slugs: [String]?
     /// How many people the render made, ids it could not store and repeated ids included; nil when unknown.
     /// Only when it equals the number of slugs known does the list name every person file of the site.
     private(set) var peopleMade: Int?
@@ -42,13 +42,10 @@ public struct RenderFingerprints: Sendable, Equatable {
         guard let made, byID.isEmpty else { return self }
         var indexed = self
         indexed.byID.reserveCapacity(made.reduce(0) { $0 + $1.count })
-        indexed.slugByID.reserveCapacity(made.reduce(0) { $0 + $1.count })
         for chunk in made {
-            for entry in chunk {
-                indexed.byID[entry.id] = entry.fingerprint
-                indexed.slugByID[entry.id] = entry.slug
-            }
+            for entry in chunk { indexed.byID[entry.id] = entry.fingerprint }
         }
+        indexed.slugs = made.flatMap { $0.map(\.slug) }
         return indexed
     }
 
@@ -101,7 +98,7 @@ public struct RenderFingerprints: Sendable, Equatable {
                 for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
             }
         } else {
-            for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint, slugByID[id]) }
+            for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint, nil) }
         }
         if !out.isEmpty { try emit(out) }
     }
@@ -120,8 +117,8 @@ public struct RenderFingerprints: Sendable, Equatable {
         else { return nil }
         var byID: [String: RenderFingerprint] = [:]
         byID.reserveCapacity(lines.count)
-        var slugByID: [String: String] = [:]
-        slugByID.reserveCapacity(lines.count)
+        var slugList: [String]? = slugs ? [] : nil
+        slugList?.reserveCapacity(lines.count)
         for line in lines.dropFirst(4).dropLast() {
             guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " "),
                 let fingerprint = RenderFingerprint(hexBytes: line.prefix(32)),
@@ -130,10 +127,11 @@ public struct RenderFingerprints: Sendable, Equatable {
             let id = String(decoding: line[(slash + 1)...], as: UTF8.self)
             byID[id] = fingerprint
             let slug = line[(line.startIndex + 33)..<slash]
-            if slugs, !slug.isEmpty { slugByID[id] = String(decoding: slug, as: UTF8.self) }
+            if slug.isEmpty { slugList = nil } else { slugList?.append(String(decoding: slug, as: UTF8.self)) }
         }
         var decoded = RenderFingerprints(output: output, byID: byID)
-        decoded.slugByID = slugByID
+        // Every line a person with a slug, each id once.
+        decoded.slugs = slugList?.count == byID.count ? slugList : nil
         decoded.peopleMade = Int(String(decoding: lines[3].dropFirst(7), as: UTF8.self))
         return decoded
     }
@@ -156,15 +154,9 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// 300,000 names, and checking each against everyone's slug; the spare's own fingerprints already say which
     /// files it has.
     func staleSlugs(in directory: SiteDirectory) -> Set<String>? {
-        guard let peopleMade, peopleMade == slugByID.count, peopleMade == byID.count else { return nil }
-        var stale: Set<String> = []
-        for (id, slug) in slugByID {
-            if let position = directory.positionByID[id], directory.people[position].slug == slug { continue }
-            stale.insert(slug)
-        }
-        guard !stale.isEmpty else { return [] }
-        for person in directory.people where stale.contains(person.slug) { stale.remove(person.slug) }
-        return stale
+        guard let slugs, let peopleMade, peopleMade == slugs.count, peopleMade == byID.count else { return nil }
+        let current = Set(directory.people.map(\.slug))
+        return Set(slugs.filter { !current.contains($0) })
     }
 
     /// The storable entries in the byte order of their ids: sorted by each id's first eight bytes as a number,

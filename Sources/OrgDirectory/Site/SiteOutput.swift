@@ -24,7 +24,7 @@ public protocol SiteOutput: Sendable {
     /// Leaves the files at `relativePaths` as they already are in this output, true when that is possible: an
     /// output that starts as an earlier copy of the site (a recycled staging folder) already holds the files of
     /// people whose fingerprint matches that copy's.
-    func keepInPlace(_ relativePaths: [String]) -> Bool
+    func keepInPlace(fileCount: Int) -> Bool
 
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of
     /// it, the folders in `skipped` aside) beyond the paths `keep` accepts; the paths of files this render writes
@@ -47,7 +47,7 @@ extension SiteOutput {
     public func carryOver(_ relativePaths: [String]) -> Bool { false }
 
     /// Outputs that start empty hold nothing to keep.
-    public func keepInPlace(_ relativePaths: [String]) -> Bool { false }
+    public func keepInPlace(fileCount: Int) -> Bool { false }
 
     /// Outputs that start empty hold nothing stale.
     public func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws {}

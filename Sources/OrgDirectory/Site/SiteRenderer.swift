@@ -128,8 +128,8 @@ public struct SiteRenderer: Sendable {
                         pending.append {
                             let chunk = try job.renderPeople(
                                 range, reusing: previous, inPlace: inPlace, prerendered: prerendered, site: site,
-                                to: output)
-                            return RenderPart(chunk.paths, people: chunk)
+                                listingPaths: listingPaths, to: output)
+                            return RenderPart(chunk.paths, fileCount: chunk.fileCount, people: chunk)
                         }
                     } else {
                         pending.append { RenderPart(try job.renderPeople(range, to: output)) }
@@ -137,7 +137,7 @@ public struct SiteRenderer: Sendable {
                     start = range.upperBound
                 }
                 func collect(_ done: RenderPart) {
-                    fileCount += done.paths.count
+                    fileCount += done.fileCount
                     if listingPaths { paths += done.paths }
                     if inPlace != nil && done.people == nil { otherPaths.formUnion(done.paths) }
                     shards += done.shards
@@ -189,6 +189,8 @@ public struct SiteRenderer: Sendable {
 /// fingerprints and counts.
 private struct RenderPart: Sendable {
     var paths: [String]
+    /// How many files the part has: `paths.count`, unless it listed none (see `renderPeople`).
+    var fileCount: Int
     var shards = 0
     var people: SiteRenderJob.PeopleChunk?
     /// A part of the search files, for the manifest written once all are done.
@@ -197,10 +199,11 @@ private struct RenderPart: Sendable {
     var exports: ExportRows.Made?
 
     init(
-        _ paths: [String], shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
+        _ paths: [String], fileCount: Int? = nil, shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
         search: SiteRenderJob.SearchPiece? = nil, exports: ExportRows.Made? = nil
     ) {
         self.paths = paths
+        self.fileCount = fileCount ?? paths.count
         self.shards = shards
         self.people = people
         self.search = search

@@ -50,41 +50,48 @@ struct SiteDirectory: Sendable {
     static func build(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) async
         -> SiteDirectory
     {
-        let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, users.count / 4096))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Two chunks a core, so one that folds slower values does not leave a core idle at the end.
+        let chunkCount = max(1, min(2 * cores, users.count / 4096))
         guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden, early: early) }
-        let chunkSize = (users.count + chunkCount - 1) / chunkCount
         let digests = users.count <= digestLimit
-        var chunks = await withTaskGroup(of: (Int, [PreparedPerson]).self) { group in
-            for number in 0..<chunkCount {
-                let range = (number * chunkSize)..<min(users.count, (number + 1) * chunkSize)
-                group.addTask {
-                    let prepared = prepare(
-                        users[range], hiding: hidden, early: early, digests: digests,
-                        ordinarySlugs: users.count <= parallelPeopleLimit)
-                    return (number, prepared)
-                }
+        let longLived = users.count <= parallelPeopleLimit
+        // Each chunk prepares its people straight into their places (see `ParallelArray`): appending the chunks'
+        // lists to one copied every preparation on one core.
+        let ranges = ParallelArray.ranges(count: users.count, chunks: chunkCount)
+        let prepared =
+            ParallelArray.make(count: users.count, ranges: ranges) { chunk, slots in
+                prepare(
+                    users[ranges[chunk]], hiding: hidden, early: early, digests: digests, longLived: longLived
+                ) { offset, person in slots.initializeElement(at: offset, to: person) }
+                return (ranges[chunk].count, true)
             }
-            var done: [[PreparedPerson]] = Array(repeating: [], count: chunkCount)
-            for await (number, prepared) in group { done[number] = prepared }
-            return done
-        }
-        var prepared: [PreparedPerson] = []
-        prepared.reserveCapacity(users.count)
-        for number in chunks.indices {
-            prepared += chunks[number]
-            chunks[number] = []  // a million people: each chunk goes as soon as it is copied
-        }
+            ?? prepare(users[...], hiding: hidden, early: early, digests: digests, longLived: longLived)
         return SiteDirectory(
             prepared: prepared, users: users, hiding: hidden, tokenTable: early?.tokenTable ?? SearchTokenTable())
     }
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
     /// `early` whose record (after hiding, manager aside) is the one prepared then keep that preparation. With
-    /// `digests`, each person's record digest too; with `ordinarySlugs`, their ordinary slugs.
+    /// `digests`, each person's record digest too; with `longLived`, their ordinary slugs and phone links (kept
+    /// by the site's people, which a large directory makes in order instead: see `build`).
     static func prepare(
         _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople? = nil, digests: Bool = false,
-        ordinarySlugs: Bool = false
+        longLived: Bool = false
     ) -> [PreparedPerson] {
+        var prepared: [PreparedPerson] = []
+        prepared.reserveCapacity(users.count)
+        prepare(users, hiding: hidden, early: early, digests: digests, longLived: longLived) {
+            prepared.append($1)
+        }
+        return prepared
+    }
+
+    /// `prepare` handing each person to `made` with their offset in `users`, in order.
+    static func prepare(
+        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople?, digests: Bool,
+        longLived: Bool, into made: (_ offset: Int, PreparedPerson) -> Void
+    ) {
         var folds = FoldCache()
         func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
@@ -97,20 +104,28 @@ struct SiteDirectory: Sendable {
             }
             // Made afresh even for early people: their managers' names were filled in after they were prepared.
             if digests { person.recordDigest = visible.recordDigest }
-            // Made here, on every core, rather than in the ordered pass after the sort, which runs on one; only
-            // below `parallelPeopleLimit`, like everything long-lived made in parallel chunks (see `build`).
-            if ordinarySlugs, person.ordinarySlug == nil {
-                person.ordinarySlug = Slug.ordinary(namePart: person.slugName, id: visible.id)
+            // Made here, on every core, rather than in the ordered pass after the sort, where the people and the
+            // lookups share the two cores; only below `parallelPeopleLimit`, like everything long-lived made in
+            // parallel chunks (see `build`).
+            if longLived {
+                if person.ordinarySlug == nil {
+                    person.ordinarySlug = Slug.ordinary(namePart: person.slugName, id: visible.id)
+                }
+                if person.phones == nil {
+                    person.phones = SitePerson.phones(business: visible.businessPhones, mobile: visible.mobilePhone)
+                }
             }
             return person
         }
         // Records read in place from the buffer when nothing is hidden: `users[source].hiding([])` copied each
         // one (a retain and a release of every field).
-        return users.withUnsafeBufferPointer { buffer in
-            buffer.indices.map { offset in
+        users.withUnsafeBufferPointer { buffer in
+            for offset in buffer.indices {
                 let source = users.startIndex + offset
-                return hidden.isEmpty
-                    ? prepare(buffer[offset], at: source) : prepare(buffer[offset].hiding(hidden), at: source)
+                made(
+                    offset,
+                    hidden.isEmpty
+                        ? prepare(buffer[offset], at: source) : prepare(buffer[offset].hiding(hidden), at: source))
             }
         }
     }

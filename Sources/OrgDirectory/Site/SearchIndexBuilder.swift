@@ -84,9 +84,11 @@ struct SearchIndexBuilder {
             file.append(0x5B)
             for (position, token) in leaf.tokens.enumerated() {
                 if position > 0 { file.append(0x2C) }
-                file.append(contentsOf: [0x5B, 0x22])
+                file.append(0x5B)
+                file.append(0x22)
                 SiteEscaping.appendJSONString(token, to: &file)
-                file.append(contentsOf: [0x22, 0x2C])
+                file.append(0x22)
+                file.append(0x2C)
                 file.append(contentsOf: postings[token] ?? [0x5B, 0x5D])
                 file.append(0x5D)
             }
@@ -456,7 +458,8 @@ struct SearchIndexBuilder {
         func field(_ value: String?, last: Bool = false) {
             bytes.append(0x22)
             if let value { SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes) }
-            bytes.append(contentsOf: last ? [0x22, 0x5D] : [0x22, 0x2C])
+            bytes.append(0x22)
+            bytes.append(last ? 0x5D : 0x2C)
         }
         let phone = person.primaryPhone
         bytes.append(0x5B)

@@ -28,6 +28,7 @@ extension SiteRenderJob {
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk(start: range.lowerBound)
         if listingPaths { chunk.paths.reserveCapacity(range.count * 3) }
+        // A kept person's files are named only when listed; a rendered person's are known anyway.
         func count(_ files: @autoclosure () -> [String]) {
             chunk.fileCount += Self.filesPerPerson
             if listingPaths { chunk.paths += files() }
@@ -61,9 +62,10 @@ extension SiteRenderJob {
                     continue
                 }
             }
-            var written: [String] = []
-            try renderPerson(person, links: links, to: output, paths: &written)
-            count(written)
+            let before = chunk.paths.count
+            try renderPerson(person, links: links, to: output, paths: &chunk.paths)
+            chunk.fileCount += chunk.paths.count - before
+            if !listingPaths { chunk.paths.removeAll(keepingCapacity: true) }
             chunk.rendered += 1
         }
         return chunk

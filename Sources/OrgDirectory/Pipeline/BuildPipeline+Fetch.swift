@@ -15,18 +15,22 @@ extension BuildPipeline {
         var listing = settings
         listing.deltaSync = false
         let (tokens, sync) = try makeSync(listing)
-        let outcome: DirectorySync.Outcome
+        var outcome: DirectorySync.Outcome
         do {
             outcome = try await sync.run(previous: nil, deltaState: nil, now: now)
         } catch {
             throw .graph(error)
         }
-        let (kept, removed) = settings.rules.apply(to: outcome.users)
-        let people = kept.sorted { $0.id < $1.id }
+        // The rules and the sort work in place on the one list, as a build's do.
+        var people = outcome.users
+        let fetchedCount = people.count
+        outcome.users = []
+        let removed = settings.rules.apply(removingFrom: &people)
+        people.sort { $0.id < $1.id }
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,
-            counts: SnapshotCounts(people: people.count, fetched: outcome.users.count, removed: removed),
+            counts: SnapshotCounts(people: people.count, fetched: fetchedCount, removed: removed),
             syncKind: outcome.kind, fingerprint: sync.fingerprint)
         do {
             try FileManager.default.createDirectory(
@@ -43,7 +47,7 @@ extension BuildPipeline {
         for warning in outcome.warnings { logger.warning("\(warning)") }
         progress.say("wrote \(people.count) people to \(destination.path)")
         return FetchSummary(
-            fetched: outcome.users.count, people: people.count, pages: outcome.pages,
+            fetched: fetchedCount, people: people.count, pages: outcome.pages,
             removedByRule: Dictionary(uniqueKeysWithValues: removed.map { ($0.key.rawValue, $0.value) }),
             tokensIssued: await tokens.tokensIssued, snapshot: destination.path,
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: outcome.warnings)

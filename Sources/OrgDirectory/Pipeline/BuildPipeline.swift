@@ -56,7 +56,7 @@ public struct BuildPipeline: Sendable {
         // So are the render fingerprints of the published site and of the spare a nightly run updates.
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
-        async let storedFingerprints = latest == nil ? nil : fingerprintStore.read(spare: settings.keepSpareSite)
+        async let storedFingerprints = fingerprintStore.read(spare: settings.keepSpareSite)
         let (tokens, sync) = try makeSync(settings)
         let deltaState = deltaStore.load()
         let (previous, prefetched) = try await loadPrevious(latest, fetchingRoundWith: sync, deltaState, now: now)
@@ -312,7 +312,7 @@ public struct BuildPipeline: Sendable {
         early: (staging: StagingDirectory, people: PrerenderedPeople)?,
         searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
         exportRows: (previous: ExportRows?, store: ExportRowStore),
-        fingerprints: (stored: RenderFingerprintStore.Stored?, store: RenderFingerprintStore),
+        fingerprints: (stored: RenderFingerprintStore.Stored, store: RenderFingerprintStore),
         publisher: SitePublisher, clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let fingerprintStore = fingerprints.store
@@ -321,12 +321,15 @@ public struct BuildPipeline: Sendable {
         var spare: RenderFingerprints?
         if let early {
             staging = early.staging
-            published = staging.previous == nil ? nil : fingerprintStore.load()
+            published = staging.previous == nil ? nil : fingerprints.stored.published
         } else {
-            let stored = fingerprints.stored ?? fingerprintStore.read(spare: settings.keepSpareSite)
-            published = stored.published
-            // The spare is worth updating only when both its files and the published ones are known.
-            spare = published == nil || !settings.keepSpareSite ? nil : fingerprintStore.takeSpare(read: stored.spare)
+            published = fingerprints.stored.published
+            // The spare is worth updating only when both its files and the published ones are known; its file goes
+            // now, since the spare is about to change.
+            if published != nil, settings.keepSpareSite {
+                spare = fingerprints.stored.spare
+                fingerprintStore.clearSpare()
+            }
             staging = try makeStaging(publisher, recyclingSpare: spare != nil)
             if !staging.isRecycled { spare = nil }
         }

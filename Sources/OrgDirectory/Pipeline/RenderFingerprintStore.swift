@@ -29,9 +29,9 @@ public struct RenderFingerprintStore: Sendable {
     }
 
     /// The published site's fingerprints and, with `spare`, the spare folder's, both read and neither taken.
-    /// A run with a site to build on reads them while it syncs: decoded on the way into the render, two files of
-    /// a hundred thousand lines each were a tenth of a second in which nothing else could run. The spare's file
-    /// stays until `takeSpare(read:)`, so a run that fails before it changes the spare leaves it usable.
+    /// A run reads them while it syncs: decoded on the way into the render, two files of a hundred thousand lines
+    /// each were a tenth of a second in which nothing else could run. The spare's file stays until `clearSpare()`,
+    /// called when the spare is about to change, so a run that fails before that leaves it usable.
     public func read(spare: Bool) -> Stored {
         Stored(published: decoded(file, slugs: false), spare: spare ? decoded(spareFile) : nil)
     }
@@ -40,13 +40,6 @@ public struct RenderFingerprintStore: Sendable {
     public struct Stored: Sendable {
         public var published: RenderFingerprints?
         public var spare: RenderFingerprints?
-    }
-
-    /// The spare's fingerprints `read(spare:)` found, its file deleted now that the spare is about to change
-    /// (as `takeSpare()` does).
-    public func takeSpare(read: RenderFingerprints?) -> RenderFingerprints? {
-        clearSpare()
-        return read
     }
 
     /// Makes the published site's fingerprints the spare's (before the published site becomes the spare).

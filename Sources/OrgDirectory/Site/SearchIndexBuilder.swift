@@ -73,7 +73,7 @@ struct SearchIndexBuilder {
     ) throws(Failure) -> TokenShards {
         let numbered = numberedPostings(directory)
         var made = TokenShards(cache: numbered.cache, tokenized: numbered.tokenized)
-        let postings = numbered.postings.mapValues(Self.encodeBytes)
+        let postings = numbered.postings.mapValues(Self.encode)
         let leaves = shardLeaves(postings)
         var file: [UInt8] = []
         for (number, leaf) in leaves.enumerated() {
@@ -473,12 +473,7 @@ struct SearchIndexBuilder {
     }
 
     /// Postings as `[[d,d,…],[…],[…]]` with each list delta-encoded (first value absolute).
-    static func encode(_ lists: [[Int]]) -> String {
-        String(decoding: encodeBytes(lists), as: UTF8.self)
-    }
-
-    /// `encode` as bytes.
-    static func encodeBytes(_ lists: [[Int]]) -> [UInt8] {
+    static func encode(_ lists: [[Int]]) -> [UInt8] {
         var bytes: [UInt8] = [0x5B]
         bytes.reserveCapacity(8 + lists.reduce(0) { $0 + 2 * $1.count + 3 })
         for (number, list) in lists.enumerated() {

@@ -230,9 +230,11 @@ struct SearchIndexBuilder {
         // Room for a person's tokens from the start: growing the dictionary two or three times per person was
         // a sixth of tokenizing.
         var best: [String: MatchClass] = Dictionary(minimumCapacity: 48)
-        forEachField(of: user) { text, matchClass in
+        forEachField(of: user) { text, matchClass, repeats in
             let tokens: [String]
-            if let cached = cache[text] {
+            if !repeats {
+                tokens = SearchFolding.indexTokens(text)
+            } else if let cached = cache[text] {
                 tokens = cached
             } else {
                 tokens = SearchFolding.indexTokens(text)
@@ -251,13 +253,24 @@ struct SearchIndexBuilder {
     static func packTokens(
         of user: User, table: inout SearchTokenTable, cache: inout [String: [UInt32]], into packed: inout [UInt32]
     ) {
+        packTokens(of: user, cache: &cache, into: &packed) { tokens in tokens.map { table.number($0) } }
+    }
+
+    /// `packTokens(of:table:cache:into:)` with the numbering left to `numbering` (called with a field value's
+    /// tokens when `cache` does not have them): a first build's prerender tasks number into one table they share.
+    static func packTokens(
+        of user: User, cache: inout [String: [UInt32]], into packed: inout [UInt32],
+        numbering: ([String]) -> [UInt32]
+    ) {
         packed.removeAll(keepingCapacity: true)
-        forEachField(of: user) { text, matchClass in
+        forEachField(of: user) { text, matchClass, repeats in
             let numbers: [UInt32]
-            if let cached = cache[text] {
+            if !repeats {
+                numbers = numbering(SearchFolding.indexTokens(text))
+            } else if let cached = cache[text] {
                 numbers = cached
             } else {
-                numbers = SearchFolding.indexTokens(text).map { table.number($0) }
+                numbers = numbering(SearchFolding.indexTokens(text))
                 if cache.count < 200_000 { cache[text] = numbers }
             }
             for number in numbers { packed.append(number << 2 | UInt32(matchClass.rawValue)) }
@@ -288,15 +301,15 @@ struct SearchIndexBuilder {
     }
 
     /// Calls `body` with each field of `user` the search indexes and the class a match in it gets.
-    private static func forEachField(of user: User, _ body: (String, MatchClass) -> Void) {
-        func add(_ text: String?, _ matchClass: MatchClass) {
-            if let text { body(text, matchClass) }
+    private static func forEachField(of user: User, _ body: (String, MatchClass, _ repeats: Bool) -> Void) {
+        func add(_ text: String?, _ matchClass: MatchClass, repeats: Bool = true) {
+            if let text { body(text, matchClass, repeats) }
         }
         add(firstPart(of: user.displayName, splitAt: " "), .leadingName)
         // A display name's words repeat where the whole name does not: tokenized word by word, the callers'
         // caches fold each word once (the tokens are the same, see `SearchFolding.spaceSeparatedParts`).
         if let words = SearchFolding.spaceSeparatedParts(ofNonASCII: user.displayName) {
-            for word in words where !word.isEmpty { body(word, .name) }
+            for word in words where !word.isEmpty { body(word, .name, true) }
         } else {
             add(user.displayName, .name)
         }
@@ -305,7 +318,8 @@ struct SearchIndexBuilder {
         for address in [user.mail, user.userPrincipalName.isEmpty ? nil : user.userPrincipalName] {
             guard let address else { continue }
             let parts = split(address, at: "@")
-            add(parts.first, .name)
+            // An address's local part is nearly everyone's own: not worth a place in a cache.
+            add(parts.first, .name, repeats: false)
             if parts.count > 1 { add(parts[1], .other) }
         }
         add(user.jobTitle, .other)

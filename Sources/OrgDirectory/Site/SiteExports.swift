@@ -124,8 +124,9 @@ enum SiteExports {
             text = String(String.UnicodeScalarView(text.unicodeScalars.filter { !SiteEscaping.isBidiControl($0) }))
         }
         bytes.append(0x22)
-        if let first = text.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first) {
-            bytes.append(0x27)
+        switch text.utf8.first {
+        case 0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D: bytes.append(0x27)
+        default: break
         }
         text.withUTF8 { utf8 in
             guard utf8.contains(0x22) else {
@@ -162,7 +163,7 @@ enum SiteExports {
         }
         for index in directory.people.indices {
             // The separator after an object is not part of its row: the last one has none.
-            let separator: [UInt8] = index == directory.people.count - 1 ? [0x0A] : [0x2C, 0x0A]
+            let separator = index == directory.people.count - 1 ? Self.lastSeparator : Self.separator
             let start = out.position
             if rows.copy(index, to: &out.bytes) {
                 rows.record(index, at: start..<out.position)
@@ -177,7 +178,7 @@ enum SiteExports {
                 let value: JSONValue
                 switch key.field {
                 case .id: value = .text(person.user.id)
-                case .page: value = .text("people/" + person.slug + ".html")
+                case .page: value = .page(slug: person.slug)
                 case .column(.businessPhones):
                     value = .list(person.user.businessPhones)
                 case .column(let column):
@@ -193,6 +194,10 @@ enum SiteExports {
                 switch value {
                 case .text(let value):
                     appendJSONString(value, to: &out.bytes)
+                case .page(let slug):
+                    out.bytes += Self.pagePrefix
+                    SiteEscaping.appendJSONString(slug, to: &out.bytes)
+                    out.bytes += Self.pageSuffix
                 case .list(let values):
                     out.bytes.append(0x5B)
                     for (index, value) in values.enumerated() {
@@ -212,6 +217,10 @@ enum SiteExports {
         try out.flush()
     }
 
+    /// What follows an object of `people.json`: a comma and a line break, or a line break after the last.
+    private static let separator: [UInt8] = [0x2C, 0x0A]
+    private static let lastSeparator: [UInt8] = [0x0A]
+
     /// Where a `people.json` key's value comes from.
     private enum JSONField {
         case id, page
@@ -223,7 +232,13 @@ enum SiteExports {
     private enum JSONValue {
         case text(String)
         case list([String])
+        /// `"people/<slug>.html"`, appended in parts (no String made per person).
+        case page(slug: String)
     }
+
+    /// The parts of a `page` value around the slug: `"people/` and `.html"`.
+    private static let pagePrefix = Array("\"people/".utf8)
+    private static let pageSuffix = Array(".html\"".utf8)
 
     /// `SiteEscaping.jsonString(value)`, appended.
     private static func appendJSONString(_ value: String, to out: inout [UInt8]) {

@@ -22,7 +22,7 @@ public struct PrerenderedPeople: Sendable {
 
     /// By Graph id.
     var byID: [String: Person] = [:]
-    /// Numbers the search tokens in `early`.
+    /// Numbers the search tokens in `early` (the prerender tasks' shared table, once they are done).
     var tokenTable = SearchTokenTable()
     /// Whether the people's `early` preparations are kept.
     private(set) var keepsPreparations = true
@@ -34,21 +34,17 @@ public struct PrerenderedPeople: Sendable {
 }
 
 extension PrerenderedPeople {
-    /// One person as a prerender task hands them back: the search tokens are numbered by the caller, in one table.
+    /// One person as a prerender task hands them back, search tokens numbered in the tasks' shared table
+    /// (`PrerenderCaches.tokenTable`).
     struct Written: Sendable {
         let id: String
         var person: Person
-        let tokens: SearchIndexBuilder.PersonTokens
     }
 
     /// Takes in what a prerender task wrote.
     mutating func add(_ written: [Written]) {
         for var entry in written {
-            if keepsPreparations {
-                entry.person.early?.searchTokens = tokenTable.pack(entry.tokens)
-            } else {
-                entry.person.early = nil
-            }
+            if !keepsPreparations { entry.person.early = nil }
             byID[entry.id] = entry.person
         }
     }
@@ -77,7 +73,7 @@ struct EarlyPreparation: Sendable {
     /// Numbered in `PrerenderedPeople.tokenTable`.
     var searchTokens: [UInt32]
 
-    /// What `user` (after hiding) contributes; the search tokens are numbered later, by `PrerenderedPeople.add`.
+    /// What `user` (after hiding) contributes; the search tokens are numbered after, by the prerender task.
     init(_ user: User, folds: inout FoldCache) {
         recordHash = Self.recordHash(of: user)
         (sortKey, slugName, departmentKey) = PreparedPerson.keys(of: user, folds: &folds)
@@ -136,6 +132,7 @@ extension SiteRenderer {
         } catch {
             throw .writeFailed(path: "people", reason: "\(error)")
         }
+        if result.keepsPreparations { result.tokenTable = caches.tokenTable }
         return result
     }
 }
@@ -152,9 +149,17 @@ extension SiteRenderJob {
         var input = FingerprintInput()
         var (folds, tokenCache) = caches.take()
         defer { caches.give((folds, tokenCache)) }
+        let numbersTokens = caches.numbersTokens
         for user in users {
             let visible = user.hiding(options.hideFields)
-            let early = EarlyPreparation(visible, folds: &folds)
+            var early = EarlyPreparation(visible, folds: &folds)
+            if numbersTokens {
+                // Numbered as they are found (each field value's numbers cached): a person's tokens as strings,
+                // deduplicated through a dictionary, sorted and numbered at the end, cost twice as much.
+                SearchIndexBuilder.packTokens(of: visible, cache: &tokenCache, into: &early.searchTokens) {
+                    caches.number($0)
+                }
+            }
             let person = SitePerson(
                 user: visible, index: 0, slug: Slug.ordinary(namePart: early.slugName, id: visible.id), letter: "",
                 departmentFile: visible.department.flatMap { name in
@@ -168,26 +173,42 @@ extension SiteRenderJob {
             paths.removeAll(keepingCapacity: true)
             written.append(
                 PrerenderedPeople.Written(
-                    id: user.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early),
-                    tokens: SearchIndexBuilder.tokens(of: visible, cache: &tokenCache)))
+                    id: user.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early)))
         }
         return written
     }
 }
 
-/// Folded values and search tokens of field values, kept from one prerender task to the next. Each task (a page
-/// of about a thousand people) used to start with empty caches, so every page folded its departments, titles,
-/// offices and name words again. A task takes a pair of caches and gives it back when done, so there are as many
-/// pairs as tasks ever ran at once (one per core), each bounded by its own limit.
+/// Folded values and search token numbers of field values, kept from one prerender task to the next. Each task
+/// (a page of about a thousand people) used to start with empty caches, so every page folded its departments,
+/// titles, offices and name words again. A task takes a pair of caches and gives it back when done, so there are
+/// as many pairs as tasks ever ran at once (one per core), each bounded by its own limit. The numbers are all
+/// from one table (`tokenTable`), which the tasks share: a task looks into it only for a value its cache lacks.
 final class PrerenderCaches: Sendable {
-    /// Folded values, and the search tokens of each field value.
-    typealias Pair = (folds: FoldCache, tokens: [String: [String]])
+    /// Folded values, and the search token numbers of each field value.
+    typealias Pair = (folds: FoldCache, tokens: [String: [UInt32]])
 
     private struct State {
         var spare: [Pair] = []
         var closed = false
     }
     private let state = Mutex(State())
+    private let table = Mutex(SearchTokenTable())
+
+    /// The numbers of `tokens` in the shared table, new tokens numbered.
+    func number(_ tokens: [String]) -> [UInt32] {
+        table.withLock { table in tokens.map { table.number($0) } }
+    }
+
+    /// Every token numbered so far.
+    var tokenTable: SearchTokenTable {
+        table.withLock { $0 }
+    }
+
+    /// Whether tasks still number search tokens: not once `close` was called (nobody's are kept then).
+    var numbersTokens: Bool {
+        state.withLock { !$0.closed }
+    }
 
     /// A pair of caches no other task holds (empty ones when every pair is taken).
     func take() -> Pair {
@@ -209,5 +230,6 @@ final class PrerenderCaches: Sendable {
             state.closed = true
             state.spare = []
         }
+        table.withLock { $0 = SearchTokenTable() }
     }
 }

@@ -8,76 +8,119 @@ enum VCard {
 
     /// The complete card as UTF-8, as the person page and the `people.vcf` export write it.
     ///
-    /// Written straight into bytes, line by line, with only long lines folded: building each line as a `String`
-    /// and joining them was most of the `people.vcf` export's time.
+    /// Written straight into bytes, line by line, with only long lines folded and values escaped into the card:
+    /// building each line (and each escaped value) as a `String` was most of the `people.vcf` export's time, and a
+    /// build makes every card twice (the person's file and the export).
     static func cardBytes(for person: SitePerson) -> [UInt8] {
+        let user = person.user
         var card = CardBytes()
-        card.line("BEGIN:VCARD")
-        card.line("VERSION:4.0")
-        if isUUID(person.user.id) {
-            card.line("UID:urn:uuid:", person.user.id.lowercased())
+        card.raw("BEGIN:VCARD\r\nVERSION:4.0\r\n")
+        if isUUID(user.id) {
+            card.raw("UID:urn:uuid:")
+            card.lowercasedASCII(user.id)
         } else {
-            card.line("UID;VALUE=text:", text(person.user.id))
+            card.raw("UID;VALUE=text:")
+            card.text(user.id)
         }
-        card.line("FN:", text(person.user.displayName))
-        card.line("N:", text(person.user.surname ?? ""), ";", text(person.user.givenName ?? ""), ";;;")
-        if person.user.companyName != nil || person.user.department != nil {
-            card.line(
-                "ORG:", text(person.user.companyName ?? ""), person.user.department == nil ? "" : ";",
-                text(person.user.department ?? ""))
-        }
-        if let title = person.user.jobTitle { card.line("TITLE:", text(title)) }
-        if let mail = person.user.mail { card.line("EMAIL;TYPE=work:", text(mail)) }
-        for (position, phone) in person.phones.enumerated() {
-            let isMobile = person.user.mobilePhone != nil && position == person.phones.count - 1
-            let type = isMobile ? "cell,voice" : "work,voice"
-            // A local number's tel: URI would need a phone-context (RFC 3966) orgdir cannot know: keep it as text.
-            if let uri = phone.link.uri, uri.hasPrefix("tel:+") {
-                card.line("TEL;VALUE=uri;TYPE=\"", type, "\":", uri)
-            } else {
-                card.line("TEL;VALUE=text;TYPE=\"", type, "\":", text(phone.link.written))
+        card.endLine()
+        card.raw("FN:")
+        card.text(user.displayName)
+        card.endLine()
+        card.raw("N:")
+        card.text(user.surname)
+        card.raw(";")
+        card.text(user.givenName)
+        card.raw(";;;")
+        card.endLine()
+        if user.companyName != nil || user.department != nil {
+            card.raw("ORG:")
+            card.text(user.companyName)
+            if let department = user.department {
+                card.raw(";")
+                card.text(department)
             }
+            card.endLine()
         }
-        if let office = person.user.officeLocation {
-            card.line("ADR;TYPE=work:;", text(office), ";;;;;")
+        if let title = user.jobTitle {
+            card.raw("TITLE:")
+            card.text(title)
+            card.endLine()
         }
-        card.line("END:VCARD")
+        if let mail = user.mail {
+            card.raw("EMAIL;TYPE=work:")
+            card.text(mail)
+            card.endLine()
+        }
+        for position in person.phones.indices {
+            let link = person.phones[position].link
+            let isMobile = user.mobilePhone != nil && position == person.phones.count - 1
+            // A local number's tel: URI would need a phone-context (RFC 3966) orgdir cannot know: keep it as text.
+            if let uri = link.uri, uri.hasPrefix("tel:+") {
+                card.raw(isMobile ? "TEL;VALUE=uri;TYPE=\"cell,voice\":" : "TEL;VALUE=uri;TYPE=\"work,voice\":")
+                card.raw(uri)
+            } else {
+                card.raw(isMobile ? "TEL;VALUE=text;TYPE=\"cell,voice\":" : "TEL;VALUE=text;TYPE=\"work,voice\":")
+                card.text(link.written)
+            }
+            card.endLine()
+        }
+        if let office = user.officeLocation {
+            card.raw("ADR;TYPE=work:;")
+            card.text(office)
+            card.raw(";;;;;")
+            card.endLine()
+        }
+        card.raw("END:VCARD\r\n")
         return card.bytes
     }
 
-    /// A card's bytes, one content line at a time (each folded and ended with CRLF).
+    /// A card's bytes, one content line at a time: parts are appended to the open line, and `endLine` folds it
+    /// when it is long and ends it with CRLF.
     private struct CardBytes {
         var bytes: [UInt8] = []
+        /// Where the open line starts.
+        private var lineStart = 0
 
         init() {
             bytes.reserveCapacity(512)
         }
 
-        /// Appends the line made of the parts (a line is at most six pieces). Each part is appended on its own:
-        /// gathering them in an array first allocated one per line, a dozen per card, and the `people.vcf` export
-        /// makes a card for everyone.
-        mutating func line(
-            _ first: String, _ second: String = "", _ third: String = "", _ fourth: String = "", _ fifth: String = "",
-            _ sixth: String = ""
-        ) {
-            let start = bytes.count
-            append(first)
-            append(second)
-            append(third)
-            append(fourth)
-            append(fifth)
-            append(sixth)
-            if bytes.count - start > 75 {
-                let line = Array(bytes[start...])
-                bytes.removeSubrange(start...)
+        /// Appends `part` as it is (a literal, or a value that needs no escaping).
+        mutating func raw(_ part: String) {
+            var part = part
+            part.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// Appends a TEXT value escaped (`VCard.text`); nothing for nil. Most values need no escaping and are
+        /// copied as they are.
+        mutating func text(_ value: String?) {
+            guard var value else { return }
+            let copied = value.withUTF8 { utf8 in
+                guard !utf8.contains(where: VCard.needsEscaping) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            }
+            if !copied { raw(VCard.text(value)) }
+        }
+
+        /// Appends an ASCII value lowercased (an id that `isUUID`).
+        mutating func lowercasedASCII(_ value: String) {
+            var value = value
+            value.withUTF8 { utf8 in
+                for byte in utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
+            }
+        }
+
+        /// Ends the open line: folded when longer than 75 octets, then CRLF.
+        mutating func endLine() {
+            if bytes.count - lineStart > 75 {
+                let line = Array(bytes[lineStart...])
+                bytes.removeSubrange(lineStart...)
                 bytes += VCard.fold(line)
             }
             bytes.append(0x0D)
             bytes.append(0x0A)
-        }
-
-        private mutating func append(_ part: String) {
-            bytes.append(contentsOf: part.utf8)
+            lineStart = bytes.count
         }
     }
 
@@ -107,9 +150,12 @@ enum VCard {
     /// Whether `text` changes the value: any byte of `\\ , ;`, a C0 control or DEL, or the lead byte of a
     /// bidi control (U+202A…U+202E, U+2066…U+2069 all start with E2). Most values have none, and skip the copy.
     private static func needsEscaping(_ value: String) -> Bool {
-        value.utf8.contains { byte in
-            byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x2C || byte == 0x3B || byte == 0xE2
-        }
+        value.utf8.contains(where: needsEscaping)
+    }
+
+    /// Whether `byte` is one `needsEscaping` looks for.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x2C || byte == 0x3B || byte == 0xE2
     }
 
     /// Folds a content line: at most 75 octets per physical line, continuation lines start with a space.
@@ -141,7 +187,9 @@ enum VCard {
 
     private static func isUUID(_ id: String) -> Bool {
         guard id.utf8.count == 36 else { return false }
-        for (position, byte) in id.utf8.enumerated() {
+        var position = -1
+        for byte in id.utf8 {
+            position += 1
             switch position {
             case 8, 13, 18, 23:
                 if byte != 0x2D { return false }

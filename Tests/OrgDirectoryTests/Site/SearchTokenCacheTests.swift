@@ -32,6 +32,42 @@ struct SearchTokenCacheTests {
         return builder.numberedPostings(SiteDirectory(users: users, hiding: []))
     }
 
+    @Test("packed tokens are a person's tokens with their best class, and an address's own part is never cached")
+    func packedTokensMatchTokens() {
+        var table = SearchTokenTable()
+        var cache: [String: [UInt32]] = [:]
+        var packed: [UInt32] = []
+        var numbered = 0
+        var cachedValues: Set<String> = []
+        for user in SiteBenchmarkDirectory.users(count: 200) + SiteFixtures.all {
+            SearchIndexBuilder.packTokens(of: user, cache: &cache, into: &packed) { tokens in
+                numbered += tokens.count
+                return tokens.map { table.number($0) }
+            }
+            let unpacked = packed.map { entry in
+                let (number, matchClass) = SearchTokenTable.unpack(entry)
+                return "\(table.strings[number]) \(matchClass)"
+            }
+            let expected = SearchIndexBuilder.tokens(of: user).map { "\($0.0) \($0.1.rawValue)" }
+            #expect(unpacked.sorted() == expected.sorted(), "\(user.displayName)")
+            // Unless the same text is also one of the cached values (a name word, a title...) of anyone so far.
+            cachedValues.formUnion(
+                user.displayName.split(separator: " ").map(String.init)
+                    + [user.displayName, user.givenName, user.surname, user.jobTitle, user.department]
+                    .compactMap { $0 } + [user.officeLocation, user.companyName].compactMap { $0 })
+            for address in [user.mail, user.userPrincipalName] {
+                guard let address, address.contains("@"), let local = address.split(separator: "@").first,
+                    !cachedValues.contains(String(local))
+                else { continue }
+                #expect(cache[String(local)] == nil, "\(local) cached")
+            }
+            if let department = user.department, !department.isEmpty {
+                #expect(cache[department] != nil, "\(department) not cached")
+            }
+        }
+        #expect(numbered > table.count, "uncached local parts are numbered again, each time in the same table")
+    }
+
     @Test("only changed and new people are tokenized, and the postings equal those of tokenizing everyone")
     func reusesUnchanged() throws {
         let (first, second) = Self.nights()

@@ -89,17 +89,22 @@ struct SitePrerenderTests {
 
     @Test("a task gets the caches a finished task gave back, tasks at once get their own, none once closed")
     func cachesOutliveTasks() {
+        // Every task numbers search tokens in one shared table, until the caches are closed.
         let caches = PrerenderCaches()
         var (folds, tokens) = caches.take()
         #expect(folds.base("Jürgen Müller") == "jurgen muller")
-        tokens["Müller"] = ["mueller", "muller"]
+        tokens["Müller"] = caches.number(["mueller", "muller"])
         caches.give((folds, tokens))
         let (_, kept) = caches.take()
-        #expect(kept["Müller"] == ["mueller", "muller"])
+        #expect(kept["Müller"] == [0, 1])
+        #expect(caches.tokenTable.strings == ["mueller", "muller"])
         let (_, other) = caches.take()  // the only pair is taken: a fresh one
         #expect(other.isEmpty)
+        #expect(caches.numbersTokens)
         caches.close()  // past the prerender limit: what is given back is let go
         caches.give((folds, kept))
         #expect(caches.take().1.isEmpty)
+        #expect(!caches.numbersTokens)
+        #expect(caches.tokenTable.count == 0)
     }
 }

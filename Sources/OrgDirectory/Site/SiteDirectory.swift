@@ -99,11 +99,16 @@ struct SiteDirectory: Sendable {
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible)
             {
                 person = PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
+                // The early digest only while the manager is the one it saw: managers' names are filled in after
+                // the people arrived.
+                if digests {
+                    person.recordDigest =
+                        preparation.manager == visible.manager ? preparation.recordDigest : visible.recordDigest
+                }
             } else {
                 person = PreparedPerson(source: source, user: visible, folds: &folds)
+                if digests { person.recordDigest = visible.recordDigest }
             }
-            // Made afresh even for early people: their managers' names were filled in after they were prepared.
-            if digests { person.recordDigest = visible.recordDigest }
             // Made here, on every core, rather than in the ordered pass after the sort, where the people and the
             // lookups share the two cores; only below `parallelPeopleLimit`, like everything long-lived made in
             // parallel chunks (see `build`).

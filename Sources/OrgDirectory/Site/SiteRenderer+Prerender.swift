@@ -72,10 +72,16 @@ struct EarlyPreparation: Sendable {
     let phones: [(label: String, link: TelephoneLink)]
     /// Numbered in `PrerenderedPeople.tokenTable`.
     var searchTokens: [UInt32]
+    /// `User.recordDigest` of the record, and the manager it had: the digest holds for the final record when its
+    /// manager is still this one (a name filled in after changes it).
+    var recordDigest: RenderFingerprint
+    let manager: ManagerReference?
 
     /// What `user` (after hiding) contributes; the search tokens are numbered after, by the prerender task.
     init(_ user: User, folds: inout FoldCache) {
         recordHash = Self.recordHash(of: user)
+        recordDigest = user.recordDigest
+        manager = user.manager
         (sortKey, slugName, departmentKey) = PreparedPerson.keys(of: user, folds: &folds)
         phones = SitePerson.phones(of: user)
         searchTokens = []
@@ -168,7 +174,7 @@ extension SiteRenderJob {
             let links = PersonLinks.assumed(for: visible)
             input.reset()
             addFingerprintInput(
-                of: person, recordDigest: visible.recordDigest, links: links, site: site, to: &input)
+                of: person, recordDigest: early.recordDigest, links: links, site: site, to: &input)
             try renderPerson(person, links: links, to: output, paths: &paths)
             paths.removeAll(keepingCapacity: true)
             written.append(

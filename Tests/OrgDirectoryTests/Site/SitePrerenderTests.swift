@@ -87,6 +87,34 @@ struct SitePrerenderTests {
         #expect(run.counts.written == scratch.report.filesWritten)
     }
 
+    @Test("a prerendered person's record digest is kept while their manager is the one it saw, else made again")
+    func earlyDigestFollowsTheManager() {
+        let boss = User(id: "boss", userPrincipalName: "boss@contoso.com", displayName: "Ines Boss")
+        var kept = User(id: "kept", userPrincipalName: "kept@contoso.com", displayName: "Kai Kept")
+        kept.manager = ManagerReference(id: "boss", displayName: "Ines Boss")
+        var named = User(id: "named", userPrincipalName: "named@contoso.com", displayName: "Noa Named")
+        named.manager = ManagerReference(id: "boss", displayName: nil)  // the fetch fills the name in after
+        var early = PrerenderedPeople()
+        var folds = FoldCache()
+        let marker = RenderFingerprint(high: 7, low: 7)
+        for user in [boss, kept, named] {
+            var preparation = EarlyPreparation(user, folds: &folds)
+            #expect(preparation.recordDigest == user.recordDigest)
+            preparation.recordDigest = marker  // to tell a kept digest from one made again
+            early.byID[user.id] = .init(
+                slug: Slug.ordinary(namePart: preparation.slugName, id: user.id), fingerprint: marker,
+                early: preparation)
+        }
+        named.manager?.displayName = "Ines Boss"
+        let directory = SiteDirectory(users: [boss, kept, named], hiding: [], early: early)
+        func digest(_ id: String) -> RenderFingerprint? {
+            directory.positionByID[id].map { directory.recordDigest(at: $0) }
+        }
+        #expect(digest("boss") == marker)
+        #expect(digest("kept") == marker)
+        #expect(digest("named") == named.recordDigest)
+    }
+
     @Test("a task gets the caches a finished task gave back, tasks at once get their own, none once closed")
     func cachesOutliveTasks() {
         // Every task numbers search tokens in one shared table, until the caches are closed.

@@ -69,35 +69,38 @@ struct GraphPageDecoder {
         var user = GraphUser()
         var managerDelta: [GraphManager]?
         try readObject { (reader: inout GraphPageDecoder, key: String) throws(GiveUp) in
-            guard user.sentKeys.insert(key).inserted else { throw GiveUp() }
-            switch key {
-            case "id": user.id = try reader.readOptionalString()
-            case "userPrincipalName": user.userPrincipalName = try reader.readOptionalString()
-            case "displayName": user.displayName = try reader.readOptionalString()
-            case "givenName": user.givenName = try reader.readOptionalString()
-            case "surname": user.surname = try reader.readOptionalString()
-            case "mail": user.mail = try reader.readOptionalString()
-            case "businessPhones": user.businessPhones = try reader.readOptionalStrings()
-            case "mobilePhone": user.mobilePhone = try reader.readOptionalString()
-            case "jobTitle": user.jobTitle = try reader.readOptionalString()
-            case "department": user.department = try reader.readOptionalString()
-            case "officeLocation": user.officeLocation = try reader.readOptionalString()
-            case "companyName": user.companyName = try reader.readOptionalString()
-            case "accountEnabled": user.accountEnabled = try reader.readOptionalBool()
-            case "userType": user.userType = try reader.readOptionalString()
-            case "employeeId": user.employeeId = try reader.readOptionalString()
-            case "preferredLanguage": user.preferredLanguage = try reader.readOptionalString()
-            case "manager": user.manager = try reader.readOptionalManager()
-            case "manager@delta": managerDelta = try reader.readManagers()
-            default:
+            guard let known = GraphUserKey(name: key) else {
+                guard user.otherSentKeys.insert(key).inserted else { throw GiveUp() }
                 if key.utf8.contains(UInt8(ascii: "@")) || Self.modelKeys.contains(key) {
                     try reader.skipValue()
                 } else if let text = try reader.readDisplayText() {
                     user.extra[key] = text
                 }
+                return
+            }
+            guard user.knownSentKeys.insert(known) else { throw GiveUp() }
+            switch known {
+            case .id: user.id = try reader.readOptionalString()
+            case .userPrincipalName: user.userPrincipalName = try reader.readOptionalString()
+            case .displayName: user.displayName = try reader.readOptionalString()
+            case .givenName: user.givenName = try reader.readOptionalString()
+            case .surname: user.surname = try reader.readOptionalString()
+            case .mail: user.mail = try reader.readOptionalString()
+            case .businessPhones: user.businessPhones = try reader.readOptionalStrings()
+            case .mobilePhone: user.mobilePhone = try reader.readOptionalString()
+            case .jobTitle: user.jobTitle = try reader.readOptionalString()
+            case .department: user.department = try reader.readOptionalString()
+            case .officeLocation: user.officeLocation = try reader.readOptionalString()
+            case .companyName: user.companyName = try reader.readOptionalString()
+            case .accountEnabled: user.accountEnabled = try reader.readOptionalBool()
+            case .userType: user.userType = try reader.readOptionalString()
+            case .employeeId: user.employeeId = try reader.readOptionalString()
+            case .preferredLanguage: user.preferredLanguage = try reader.readOptionalString()
+            case .manager: user.manager = try reader.readOptionalManager()
+            case .managerDelta: managerDelta = try reader.readManagers()
             }
         }
-        user.removed = user.sentKeys.contains("@removed")
+        user.removed = user.otherSentKeys.contains("@removed")
         if let managerDelta {
             user.managerDelta = true
             user.manager = managerDelta.first { $0.id != nil && !$0.removed }

@@ -25,9 +25,34 @@ public struct GraphUser: Decodable, Sendable, Equatable {
     public var managerDelta: Bool
     /// Properties outside the model (from `select`), as display text; `@odata` annotations are skipped.
     public var extra: [String: String]
+    /// The keys of `GraphUserKey` the object carried, a bit each.
+    var knownSentKeys = GraphUserKeySet()
+    /// Every other key the object carried.
+    var otherSentKeys: Set<String> = []
+
     /// Every key the object carried (null values included): a delta record may carry only some properties,
     /// and only those replace what the previous snapshot knew.
-    public var sentKeys: Set<String>
+    ///
+    /// Kept as bits for the properties orgdir reads and a set for the rest: inserting every key of a hundred
+    /// thousand users into a set of their own was more than half of decoding the pages.
+    public var sentKeys: Set<String> {
+        get {
+            var keys = otherSentKeys
+            for key in GraphUserKey.allCases where knownSentKeys.contains(key) { keys.insert(key.name) }
+            return keys
+        }
+        set {
+            knownSentKeys = GraphUserKeySet()
+            otherSentKeys = []
+            for name in newValue {
+                if let key = GraphUserKey(name: name) {
+                    _ = knownSentKeys.insert(key)
+                } else {
+                    otherSentKeys.insert(name)
+                }
+            }
+        }
+    }
 
     private static let modelKeys = Set(GraphUserProperties.modelProperties + ["manager"])
 
@@ -36,7 +61,6 @@ public struct GraphUser: Decodable, Sendable, Equatable {
         removed = false
         managerDelta = false
         extra = [:]
-        sentKeys = []
     }
 
     public init(from decoder: any Decoder) throws {
@@ -63,7 +87,7 @@ public struct GraphUser: Decodable, Sendable, Equatable {
         preferredLanguage = try text("preferredLanguage")
         manager = try? container.decodeIfPresent(GraphManager.self, forKey: AnyCodingKey(stringValue: "manager"))
         removed = container.contains(AnyCodingKey(stringValue: "@removed"))
-        sentKeys = Set(container.allKeys.map(\.stringValue))
+        let sent = Set(container.allKeys.map(\.stringValue))
         // Delta reports manager changes as `manager@delta`: an array of directory objects (empty = removed).
         let managerDeltaKey = AnyCodingKey(stringValue: "manager@delta")
         managerDelta = container.contains(managerDeltaKey)
@@ -78,6 +102,46 @@ public struct GraphUser: Decodable, Sendable, Equatable {
             }
         }
         self.extra = extra
+        sentKeys = sent
+    }
+}
+
+/// The keys of a user object that `GraphPageDecoder` reads into a `GraphUser`'s own properties.
+enum GraphUserKey: Int, CaseIterable, Sendable {
+    case id, userPrincipalName, displayName, givenName, surname, mail, businessPhones, mobilePhone, jobTitle
+    case department, officeLocation, companyName, accountEnabled, userType, employeeId, preferredLanguage, manager
+    case managerDelta
+
+    /// The key as Graph sends it, by case.
+    private static let names = [
+        "id", "userPrincipalName", "displayName", "givenName", "surname", "mail", "businessPhones", "mobilePhone",
+        "jobTitle", "department", "officeLocation", "companyName", "accountEnabled", "userType", "employeeId",
+        "preferredLanguage", "manager", "manager@delta",
+    ]
+
+    /// The key named `name`, nil for any other.
+    init?(name: String) {
+        guard let index = Self.names.firstIndex(of: name), let key = Self(rawValue: index) else { return nil }
+        self = key
+    }
+
+    /// The key as Graph sends it.
+    var name: String { Self.names[rawValue] }
+}
+
+/// A set of `GraphUserKey`s, one bit each.
+struct GraphUserKeySet: Sendable, Equatable {
+    private var bits: UInt32 = 0
+
+    /// Adds `key`; false when it was already in.
+    mutating func insert(_ key: GraphUserKey) -> Bool {
+        let bit: UInt32 = 1 << UInt32(key.rawValue)
+        defer { bits |= bit }
+        return bits & bit == 0
+    }
+
+    func contains(_ key: GraphUserKey) -> Bool {
+        bits & 1 << UInt32(key.rawValue) != 0
     }
 }
 

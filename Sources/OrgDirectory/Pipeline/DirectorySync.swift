@@ -394,7 +394,7 @@ final class DeltaChanges: Sendable {
                 } else if let user = normalizer.normalize(item) {
                     state.removals.remove(id)
                     var sent = item.sentKeys
-                    var managerSent = item.managerDelta || item.sentKeys.contains("manager")
+                    var managerSent = item.managerDelta || item.knownSentKeys.contains(.manager)
                     // A replayed item adds to what an earlier one said about the same user.
                     if let earlier = state.upserts[id] {
                         var merged = user.merged(sent: sent, managerSent: managerSent, onto: earlier.user)

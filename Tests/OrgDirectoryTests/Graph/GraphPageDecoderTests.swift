@@ -50,6 +50,8 @@ struct GraphPageDecoderTests {
 
     static let refused: [String] = [
         #"{"value":[{"id":"1","id":"2"}]}"#,  // duplicate key
+        #"{"value":[{"id":"1","extension_x":"a","extension_x":"b"}]}"#,
+        #"{"value":[{"id":"1","manager@delta":[],"manager@delta":[]}]}"#,
         #"{"value":[],"value":[]}"#,
         #"{"value":[{"id":"1","score":1.5}]}"#,  // non-integer number shown as text
         #"{"value":[{"id":"1","score":1e2}]}"#,
@@ -69,6 +71,21 @@ struct GraphPageDecoderTests {
         #"{"value":[{"x":01}]}"#,
         #"{"value":[{"x":tru}]}"#,
     ]
+
+    @Test("every key a user object carried is in its sent keys, nulls and annotations included, and only those")
+    func sentKeys() throws {
+        let json = ##"{"value":[{"id":"1","mail":null,"manager@delta":[],"extension_x":"a","@removed":{}}]}"##
+        let (fast, slow) = Self.both(json)
+        let expected: Set<String> = ["id", "mail", "manager@delta", "extension_x", "@removed"]
+        #expect(try #require(fast?.value.first).sentKeys == expected)
+        #expect(try #require(slow?.value.first).sentKeys == expected)
+        var user = GraphUser()
+        user.sentKeys = ["displayName", "extension_y"]
+        #expect(user.knownSentKeys.contains(.displayName) && !user.knownSentKeys.contains(.id))
+        #expect(user.otherSentKeys == ["extension_y"])
+        #expect(user.sentKeys == ["displayName", "extension_y"])
+        #expect(GraphUserKey.allCases.allSatisfy { GraphUserKey(name: $0.name) == $0 })
+    }
 
     @Test("anything the fast path is not sure about is left to JSONDecoder", arguments: refused)
     func givesUp(json: String) {

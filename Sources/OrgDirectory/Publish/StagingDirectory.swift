@@ -371,9 +371,12 @@ public final class StagingDirectory: Sendable {
     }
 
     /// Writes all of `bytes` to an open file (see `FileDescriptorWrite`).
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(PublishError) {
+    /// `path` names the file in the error only: made when a write fails, not for each of 300,000 files written.
+    static func writeAll(
+        _ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String
+    ) throws(PublishError) {
         if let code = bytes.withUnsafeBytes({ FileDescriptorWrite.all($0, to: descriptor) }) {
-            throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(code))
+            throw .cannotWrite(path: path(), reason: FileDescriptorWrite.describe(code))
         }
     }
 }

@@ -350,8 +350,9 @@ struct PreparedPerson: Sendable {
     static func keys(of user: User, folds: inout FoldCache) -> (
         sortKey: [UInt8], slugName: String, departmentKey: String?
     ) {
-        (
-            SitePerson.sortKey(for: user, folds: &folds), Slug.namePart(folded: folds.base(user.displayName)),
+        let foldedName = folds.base(user.displayName)
+        return (
+            SitePerson.sortKey(for: user, foldedName: foldedName, folds: &folds), Slug.namePart(folded: foldedName),
             user.department.map { folds.base($0) }
         )
     }

@@ -70,11 +70,20 @@ final class SitePerson: Sendable {
 
     /// Sort key: surname (or the display name when there is none), given name and display name folded, then the id.
     static func sortKey(for user: User, folds: inout FoldCache) -> [UInt8] {
+        sortKey(for: user, foldedName: folds.base(user.displayName), folds: &folds)
+    }
+
+    /// `sortKey(for:folds:)` with the display name already folded (`folds.base`): the slug folds it too, and
+    /// each fold is a lookup of the whole name.
+    static func sortKey(for user: User, foldedName: String, folds: inout FoldCache) -> [UInt8] {
         var key: [UInt8] = []
-        for part in [user.surname ?? user.displayName, user.givenName ?? "", user.displayName] {
-            key.append(contentsOf: folds.base(part).utf8)
+        func add(_ folded: String) {
+            key.append(contentsOf: folded.utf8)
             key.append(0)
         }
+        add(user.surname.map { folds.base($0) } ?? foldedName)
+        add(user.givenName.map { folds.base($0) } ?? "")
+        add(foldedName)
         // The id is not folded: it only breaks ties, and folding would merge ids that differ in case.
         key.append(contentsOf: user.id.utf8)
         return key

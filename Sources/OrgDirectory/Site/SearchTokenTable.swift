@@ -20,11 +20,6 @@ struct SearchTokenTable: Sendable, Equatable {
         return number
     }
 
-    /// A person's tokens as packed numbers (`number << 2 | class`), in the same order.
-    mutating func pack(_ tokens: SearchIndexBuilder.PersonTokens) -> [UInt32] {
-        tokens.map { token, matchClass in number(token) << 2 | UInt32(matchClass.rawValue) }
-    }
-
     /// The token number and match class of a packed entry.
     static func unpack(_ packed: UInt32) -> (number: Int, matchClass: Int) {
         (Int(packed >> 2), Int(packed & 3))

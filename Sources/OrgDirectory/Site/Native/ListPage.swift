@@ -1,30 +1,27 @@
 /// The typed contexts of the list pages (`index`, `letter`, `department`) and their partials (`person-row`,
 /// `letters`, `pager`), with values made safe to display once.
 enum ListPage {
-    /// One person in a list: the same fields the search results show.
+    /// One person in a list: the same fields the search results show, each made safe to display when read.
+    ///
+    /// A reference to the person, not a copy of nine values: every person's row is made for a browse page and a
+    /// department page, and the compiled `person-row` reads each field once (and never the office), so storing
+    /// them all was a retain and a cleaning pass per field for nothing.
     struct Row {
-        let slug: String
-        let name: String
-        let jobTitle: String?
-        let department: String?
-        let office: String?
-        let phone: String?
-        let phoneHref: String?
-        let mail: String?
-        let mailHref: String?
+        private let person: SitePerson
 
         init(_ person: SitePerson) {
-            let clean = SiteEscaping.displayText
-            slug = person.slug
-            name = clean(person.user.displayName)
-            jobTitle = person.user.jobTitle.map(clean)
-            department = person.user.department.map(clean)
-            office = person.user.officeLocation.map(clean)
-            phone = person.primaryPhone.map { clean($0.written) }
-            phoneHref = person.primaryPhone?.uri.map(clean)
-            mail = person.user.mail.map(clean)
-            mailHref = person.user.mail.map { clean(SiteEscaping.mailtoURL($0)) }
+            self.person = person
         }
+
+        var slug: String { person.slug }
+        var name: String { SiteEscaping.displayText(person.user.displayName) }
+        var jobTitle: String? { person.user.jobTitle.map(SiteEscaping.displayText) }
+        var department: String? { person.user.department.map(SiteEscaping.displayText) }
+        var office: String? { person.user.officeLocation.map(SiteEscaping.displayText) }
+        var phone: String? { person.primaryPhone.map { SiteEscaping.displayText($0.written) } }
+        var phoneHref: String? { person.primaryPhone?.uri.map(SiteEscaping.displayText) }
+        var mail: String? { person.user.mail.map(SiteEscaping.displayText) }
+        var mailHref: String? { person.user.mail.map { SiteEscaping.displayText(SiteEscaping.mailtoURL($0)) } }
     }
 
     /// A link of the A–Z navigation.

@@ -231,15 +231,7 @@ struct SearchIndexBuilder {
         // a sixth of tokenizing.
         var best: [String: MatchClass] = Dictionary(minimumCapacity: 48)
         forEachField(of: user) { text, matchClass, repeats in
-            let tokens: [String]
-            if !repeats {
-                tokens = SearchFolding.indexTokens(text)
-            } else if let cached = cache[text] {
-                tokens = cached
-            } else {
-                tokens = SearchFolding.indexTokens(text)
-                if cache.count < 200_000 { cache[text] = tokens }
-            }
+            let tokens = cached(text, repeats: repeats, in: &cache) { SearchFolding.indexTokens(text) }
             for token in tokens {
                 if let current = best[token], current.rawValue <= matchClass.rawValue { continue }
                 best[token] = matchClass
@@ -264,15 +256,7 @@ struct SearchIndexBuilder {
     ) {
         packed.removeAll(keepingCapacity: true)
         forEachField(of: user) { text, matchClass, repeats in
-            let numbers: [UInt32]
-            if !repeats {
-                numbers = numbering(SearchFolding.indexTokens(text))
-            } else if let cached = cache[text] {
-                numbers = cached
-            } else {
-                numbers = numbering(SearchFolding.indexTokens(text))
-                if cache.count < 200_000 { cache[text] = numbers }
-            }
+            let numbers = cached(text, repeats: repeats, in: &cache) { numbering(SearchFolding.indexTokens(text)) }
             for number in numbers { packed.append(number << 2 | UInt32(matchClass.rawValue)) }
         }
         // Sorted, each token's first entry carries its best (lowest) class: keep only that one.
@@ -300,7 +284,20 @@ struct SearchIndexBuilder {
         split(text, at: separator).first
     }
 
-    /// Calls `body` with each field of `user` the search indexes and the class a match in it gets.
+    /// What `make` gives for a field value, from `cache` when it has the value; a value that `repeats` (see
+    /// `forEachField`) is kept there for the next person, up to 200,000 values.
+    private static func cached<Value>(
+        _ text: String, repeats: Bool, in cache: inout [String: Value], making make: () -> Value
+    ) -> Value {
+        guard repeats else { return make() }
+        if let known = cache[text] { return known }
+        let made = make()
+        if cache.count < 200_000 { cache[text] = made }
+        return made
+    }
+
+    /// Calls `body` with each field of `user` the search indexes and the class a match in it gets; `repeats` is
+    /// false for values nearly everyone has their own of (an address's local part), which no cache should keep.
     private static func forEachField(of user: User, _ body: (String, MatchClass, _ repeats: Bool) -> Void) {
         func add(_ text: String?, _ matchClass: MatchClass, repeats: Bool = true) {
             if let text { body(text, matchClass, repeats) }

@@ -95,20 +95,18 @@ struct SiteDirectory: Sendable {
         var folds = FoldCache()
         func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
+            var earlyDigest: RenderFingerprint?
             if let known = early?.byID[visible.id], let preparation = known.early,
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible)
             {
                 person = PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
                 // The early digest only while the manager is the one it saw: managers' names are filled in after
                 // the people arrived.
-                if digests {
-                    person.recordDigest =
-                        preparation.manager == visible.manager ? preparation.recordDigest : visible.recordDigest
-                }
+                if preparation.manager == visible.manager { earlyDigest = preparation.recordDigest }
             } else {
                 person = PreparedPerson(source: source, user: visible, folds: &folds)
-                if digests { person.recordDigest = visible.recordDigest }
             }
+            if digests { person.recordDigest = earlyDigest ?? visible.recordDigest }
             // Made here, on every core, rather than in the ordered pass after the sort, where the people and the
             // lookups share the two cores; only below `parallelPeopleLimit`, like everything long-lived made in
             // parallel chunks (see `build`).

@@ -21,9 +21,9 @@ public protocol SiteOutput: Sendable {
     /// a missing file is not an error.
     func remove(_ relativePath: String) throws
 
-    /// Leaves the files at `relativePaths` as they already are in this output, true when that is possible: an
+    /// Counts `fileCount` files as left as they already are in this output, true when that is possible: an
     /// output that starts as an earlier copy of the site (a recycled staging folder) already holds the files of
-    /// people whose fingerprint matches that copy's.
+    /// people whose fingerprint matches that copy's, so the caller need not even name them.
     func keepInPlace(fileCount: Int) -> Bool
 
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of

@@ -5,15 +5,9 @@ import Testing
 
 @Suite("Replacing a file whole")
 struct FileReplacementTests {
-    private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test("the new bytes replace the old ones with the mode asked for, synced or not, and nothing is left beside")
     func replaces() throws {
-        let folder = try folder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("cache.bin")
         try Data("old".utf8).write(to: target)
@@ -28,7 +22,7 @@ struct FileReplacementTests {
 
     @Test("a target that cannot be replaced fails naming it and the system's reason, and leaves it as it was")
     func failsCleanly() throws {
-        let folder = try folder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("in-the-way")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)

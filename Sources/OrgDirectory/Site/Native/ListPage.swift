@@ -1,5 +1,5 @@
 /// The typed contexts of the list pages (`index`, `letter`, `department`) and their partials (`person-row`,
-/// `letters`, `pager`), with values made safe to display once.
+/// `letters`, `pager`), with values made safe to display (a row's as they are read).
 enum ListPage {
     /// One person in a list: the same fields the search results show, each made safe to display when read.
     ///

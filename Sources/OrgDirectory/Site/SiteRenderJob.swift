@@ -37,9 +37,7 @@ struct SiteRenderJob: Sendable {
         let personStamp = stamp(for: person)
         let model = PersonPage(person, stamp: personStamp, links: links, history: history)
         let markdown = try markdown(of: model)
-        guard let fragment = Markdown.html(fromUTF8: markdown, rewritingMarkdownLinks: true) else {
-            throw .markdownFailed(path: base + ".md")
-        }
+        let fragment = try markdownHTML(of: model, markdown: markdown, path: base + ".md")
         let html = try page(frame(kind: "person", title: person.user.displayName, root: "../", stamp: personStamp)) {
             (page: inout PageBytes) throws(SiteError) in
             try appendBody(of: model, markdownHTML: fragment, to: &page)

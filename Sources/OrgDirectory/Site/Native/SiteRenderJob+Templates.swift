@@ -44,6 +44,16 @@ extension SiteRenderJob {
         return Array(try templates.render("person.md", person.mustacheContext).utf8)
     }
 
+    /// The HTML of `markdown`, the person's `person.md` at `path`: made directly when the built-in template wrote
+    /// it and every value is plain (`PersonPage.markdownHTMLBytes()`), else by cmark-gfm.
+    func markdownHTML(of person: PersonPage, markdown: [UInt8], path: String) throws(SiteError) -> [UInt8] {
+        if templates.isBuiltin(CompiledPage.personMarkdown), let html = person.markdownHTMLBytes() { return html }
+        guard let html = Markdown.html(fromUTF8: markdown, rewritingMarkdownLinks: true) else {
+            throw .markdownFailed(path: path)
+        }
+        return html
+    }
+
     /// The `person` page body around `markdownHTML`, the HTML of the person's Markdown page.
     func appendBody(of person: PersonPage, markdownHTML: [UInt8], to page: inout PageBytes) throws(SiteError) {
         if templates.isBuiltin(CompiledPage.person) {

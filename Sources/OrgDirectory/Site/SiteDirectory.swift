@@ -93,20 +93,23 @@ struct SiteDirectory: Sendable {
         longLived: Bool, into made: (_ offset: Int, PreparedPerson) -> Void
     ) {
         var folds = FoldCache()
+        var input = FingerprintInput()
         func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
-            var earlyDigest: RenderFingerprint?
+            var digest: RenderFingerprint?
             if let known = early?.byID[visible.id], let preparation = known.early,
-                preparation.recordHash == EarlyPreparation.recordHash(of: visible)
+                preparation.recordHash == EarlyPreparation.recordHash(of: visible, input: &input)
             {
                 person = PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
                 // The early digest only while the manager is the one it saw: managers' names are filled in after
-                // the people arrived.
-                if preparation.manager == visible.manager { earlyDigest = preparation.recordDigest }
+                // the people arrived. Otherwise the record's bytes are in `input` already.
+                if digests {
+                    digest = preparation.manager == visible.manager ? preparation.recordDigest : input.fingerprint
+                }
             } else {
                 person = PreparedPerson(source: source, user: visible, folds: &folds)
             }
-            if digests { person.recordDigest = earlyDigest ?? visible.recordDigest }
+            if digests { person.recordDigest = digest ?? visible.recordDigest }
             // Made here, on every core, rather than in the ordered pass after the sort, where the people and the
             // lookups share the two cores; only below `parallelPeopleLimit`, like everything long-lived made in
             // parallel chunks (see `build`).
@@ -375,6 +378,9 @@ struct FoldCache {
     /// The base fold of `text`, computed once per distinct value; a value of several words beyond ASCII (a display
     /// name) is folded word by word, since its words repeat where the whole rarely does.
     mutating func base(_ text: String) -> String {
+        // An ASCII value folds to its lowercase (`SearchFolding.fold`): one pass, where a lookup hashed and
+        // compared the whole value (most names and departments are ASCII, and at most 15 bytes need no allocation).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         if let known = bases[text] { return known }
         if let parts = SearchFolding.spaceSeparatedParts(ofNonASCII: text) {
             return parts.map { base($0) }.joined(separator: " ")

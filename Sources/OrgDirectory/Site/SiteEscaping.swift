@@ -75,39 +75,40 @@ enum SiteEscaping {
 
     /// `markdown(value)` appended to `bytes` (the compiled `person.md` writes straight into its page).
     static func appendMarkdown(_ value: String, to bytes: inout [UInt8]) {
-        let text = displayText(value)
-        let start = bytes.count
-        if !appendMarkdown(displayed: text, to: &bytes) {
-            bytes.removeSubrange(start...)
-            bytes.append(contentsOf: text.utf8)
-        }
+        _ = appendMarkdown(displayed: displayText(value), to: &bytes)
     }
 
-    /// Appends the escaped `text` (already display-safe) to `bytes`; returns whether anything was escaped.
+    /// Appends the escaped `text` (already display-safe) to `bytes`; returns whether anything was escaped. The
+    /// bytes between escapes are appended as runs: a value has one or two escapes at most, and appending byte by
+    /// byte was most of writing a person's Markdown page.
     private static func appendMarkdown(displayed text: String, to bytes: inout [UInt8]) -> Bool {
         let escapeDots = mentionsWWW(text)
-        var escaped = false
-        var leadingDigits = true
-        var position = 0
-        for byte in text.utf8 {
-            var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
-            if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
-            if leadingDigits {
-                if byte >= 0x30 && byte <= 0x39 {
-                    // still in a leading number
-                } else {
-                    if position > 0, byte == 0x2E || byte == 0x29 { escape = true }
-                    leadingDigits = false
+        var text = text
+        return text.withUTF8 { utf8 in
+            var escaped = false
+            var leadingDigits = true
+            var runStart = 0
+            for position in 0..<utf8.count {
+                let byte = utf8[position]
+                var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
+                if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
+                if leadingDigits {
+                    if byte >= 0x30 && byte <= 0x39 {
+                        // still in a leading number
+                    } else {
+                        if position > 0, byte == 0x2E || byte == 0x29 { escape = true }
+                        leadingDigits = false
+                    }
                 }
-            }
-            if escape {
+                guard escape else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
                 bytes.append(0x5C)
+                runStart = position
                 escaped = true
             }
-            bytes.append(byte)
-            position += 1
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            return escaped
         }
-        return escaped
     }
 
     /// Whether the text holds `www.` in any case, Character by Character (a `.` carrying a combining mark is

@@ -199,7 +199,8 @@ extension FingerprintInput {
     /// Fed field by field: writing the record as the snapshot's canonical JSON first (escaping every string) was
     /// a third of taking the fingerprints of a nightly run's hundred thousand people. `User.fingerprintFieldCount`
     /// and a test keep this list complete.
-    mutating func add(user: User) {
+    @discardableResult
+    mutating func add(user: User) -> Range<Int> {
         add(user.id)
         add(user.userPrincipalName)
         add(user.displayName)
@@ -217,6 +218,7 @@ extension FingerprintInput {
         add(user.userType)
         add(user.employeeId)
         add(user.preferredLanguage)
+        let managerStart = bytes.count
         if let manager = user.manager {
             add(true)
             add(manager.id)
@@ -224,6 +226,7 @@ extension FingerprintInput {
         } else {
             add(false)
         }
+        let managerBytes = managerStart..<bytes.count
         add(user.extra.count)
         if user.extra.count == 1, let only = user.extra.first {
             add(only.key)
@@ -234,6 +237,18 @@ extension FingerprintInput {
                 add(value)
             }
         }
+        return managerBytes
+    }
+
+    /// A hash of the bytes fed so far but `excluded` (what `add(user:)` returns: the manager), for
+    /// `EarlyPreparation.recordHash`.
+    func hash(excluding excluded: Range<Int>) -> Int {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { raw in
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[..<excluded.lowerBound]))
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw[excluded.upperBound...]))
+        }
+        return hasher.finalize()
     }
 }
 

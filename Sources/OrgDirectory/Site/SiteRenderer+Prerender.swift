@@ -64,7 +64,7 @@ extension PrerenderedPeople {
 /// depends on their record alone. The record itself is not kept (the final list has it); `recordHash` tells
 /// whether it is still the one these were worked out from.
 struct EarlyPreparation: Sendable {
-    /// `recordHash(of:)` of the record (after hiding) these come from.
+    /// `recordHash(of:input:)` of the record (after hiding) these come from.
     let recordHash: Int
     let sortKey: [UInt8]
     let slugName: String
@@ -78,21 +78,26 @@ struct EarlyPreparation: Sendable {
     let manager: ManagerReference?
 
     /// What `user` (after hiding) contributes; the search tokens are numbered after, by the prerender task.
-    init(_ user: User, folds: inout FoldCache) {
-        recordHash = Self.recordHash(of: user)
-        recordDigest = user.recordDigest
+    /// `input` is a buffer to reuse: the record is written into it once for both the digest and the hash.
+    init(_ user: User, folds: inout FoldCache, input: inout FingerprintInput) {
+        input.reset()
+        let managerBytes = input.add(user: user)
+        recordHash = input.hash(excluding: managerBytes)
+        recordDigest = input.fingerprint
         manager = user.manager
         (sortKey, slugName, departmentKey) = PreparedPerson.keys(of: user, folds: &folds)
         phones = SitePerson.phones(of: user)
         searchTokens = []
     }
 
-    /// A hash of everything in `user` but the manager: the fetch fills in managers' names after the people
-    /// arrived, and nothing prepared early depends on the manager.
-    static func recordHash(of user: User) -> Int {
-        var record = user
-        record.manager = nil
-        return record.hashValue
+    /// A hash of everything in `user` but the manager (`FingerprintInput.add(user:)` less the manager's bytes):
+    /// the fetch fills in managers' names after the people arrived, and nothing prepared early depends on the
+    /// manager. Made from the bytes the record digest hashes too, rather than hashing a copy of the record field
+    /// by field.
+    static func recordHash(of user: User, input: inout FingerprintInput) -> Int {
+        input.reset()
+        let managerBytes = input.add(user: user)
+        return input.hash(excluding: managerBytes)
     }
 }
 
@@ -158,7 +163,7 @@ extension SiteRenderJob {
         let numbersTokens = caches.numbersTokens
         for user in users {
             let visible = user.hiding(options.hideFields)
-            var early = EarlyPreparation(visible, folds: &folds)
+            var early = EarlyPreparation(visible, folds: &folds, input: &input)
             if numbersTokens {
                 // Numbered as they are found (each field value's numbers cached): a person's tokens as strings,
                 // deduplicated through a dictionary, sorted and numbered at the end, cost twice as much.

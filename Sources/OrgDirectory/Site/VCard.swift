@@ -12,7 +12,13 @@ enum VCard {
     /// building each line (and each escaped value) as a `String` was most of the `people.vcf` export's time, and a
     /// build makes every card twice (the person's file and the export).
     static func cardBytes(for person: SitePerson) -> [UInt8] {
-        let user = person.user
+        cardBytes(of: person.user, phones: person.phones)
+    }
+
+    /// `cardBytes(for:)` from the person's user, borrowed where it is kept (a copy retained every field).
+    private static func cardBytes(
+        of user: borrowing User, phones: [(label: String, link: TelephoneLink)]
+    ) -> [UInt8] {
         var card = CardBytes()
         card.raw("BEGIN:VCARD\r\nVERSION:4.0\r\n")
         if isUUID(user.id) {
@@ -51,9 +57,9 @@ enum VCard {
             card.text(mail)
             card.endLine()
         }
-        for position in person.phones.indices {
-            let link = person.phones[position].link
-            let isMobile = user.mobilePhone != nil && position == person.phones.count - 1
+        for position in phones.indices {
+            let link = phones[position].link
+            let isMobile = user.mobilePhone != nil && position == phones.count - 1
             // A local number's tel: URI would need a phone-context (RFC 3966) orgdir cannot know: keep it as text.
             if let uri = link.uri, uri.hasPrefix("tel:+") {
                 card.raw(isMobile ? "TEL;VALUE=uri;TYPE=\"cell,voice\":" : "TEL;VALUE=uri;TYPE=\"work,voice\":")

@@ -96,9 +96,10 @@ struct SitePrerenderTests {
         named.manager = ManagerReference(id: "boss", displayName: nil)  // the fetch fills the name in after
         var early = PrerenderedPeople()
         var folds = FoldCache()
+        var input = FingerprintInput()
         let marker = RenderFingerprint(high: 7, low: 7)
         for user in [boss, kept, named] {
-            var preparation = EarlyPreparation(user, folds: &folds)
+            var preparation = EarlyPreparation(user, folds: &folds, input: &input)
             #expect(preparation.recordDigest == user.recordDigest)
             preparation.recordDigest = marker  // to tell a kept digest from one made again
             early.byID[user.id] = .init(
@@ -113,6 +114,35 @@ struct SitePrerenderTests {
         #expect(digest("boss") == marker)
         #expect(digest("kept") == marker)
         #expect(digest("named") == named.recordDigest)
+    }
+
+    @Test("a record's early hash ignores the manager and changes with every other field")
+    func recordHashIgnoresTheManager() {
+        var input = FingerprintInput()
+        func hash(_ user: User) -> Int { EarlyPreparation.recordHash(of: user, input: &input) }
+        var user = SiteFixtures.ivan
+        user.extra = ["extensionAttribute1": "A-12"]
+        let original = hash(user)
+        var managed = user
+        managed.manager = ManagerReference(id: "someone-else", displayName: "Someone Else")
+        #expect(hash(managed) == original)
+        managed.manager = nil
+        #expect(hash(managed) == original)
+        let changes: [(String, (inout User) -> Void)] = [
+            ("id", { $0.id += "x" }), ("upn", { $0.userPrincipalName += "x" }), ("name", { $0.displayName += "x" }),
+            ("given name", { $0.givenName = nil }), ("surname", { $0.surname = "x" }), ("mail", { $0.mail = nil }),
+            ("phones", { $0.businessPhones.append("1") }), ("mobile", { $0.mobilePhone = "1" }),
+            ("title", { $0.jobTitle = nil }), ("department", { $0.department = "x" }),
+            ("office", { $0.officeLocation = "x" }), ("company", { $0.companyName = "x" }),
+            ("enabled", { $0.accountEnabled = false }), ("type", { $0.userType = "Guest" }),
+            ("employee id", { $0.employeeId = "1" }), ("language", { $0.preferredLanguage = "de" }),
+            ("extra", { $0.extra["extensionAttribute1"] = "B-12" }),
+        ]
+        for (name, change) in changes {
+            var changed = user
+            change(&changed)
+            #expect(hash(changed) != original, "\(name)")
+        }
     }
 
     @Test("a task gets the caches a finished task gave back, tasks at once get their own, none once closed")

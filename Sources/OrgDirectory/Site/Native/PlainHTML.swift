@@ -55,35 +55,53 @@ struct PlainHTML {
     mutating func plain(_ value: String, inLink: Bool = false) {
         var value = value
         var isASCII = true
-        value.withUTF8 { utf8 in
-            guard let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20 else {
-                isPlain = false
-                return
-            }
+        let plain = value.withUTF8 { utf8 -> Bool in
+            guard let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20 else { return false }
+            var plain = true
             var previous: UInt8 = 0
-            var ws = 0
-            for byte in utf8 {
-                if byte == 0x77 || byte == 0x57 {
-                    ws += 1
-                } else {
-                    if byte == 0x2E, ws >= 3 { isPlain = false }
-                    ws = 0
-                }
-                switch byte {
-                case 0x26: bytes.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B])  // &amp;
-                case 0x3C: bytes.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B])  // &lt;
-                case 0x3E: bytes.append(contentsOf: [0x26, 0x67, 0x74, 0x3B])  // &gt;
-                case 0x22: bytes.append(contentsOf: [0x26, 0x71, 0x75, 0x6F, 0x74, 0x3B])  // &quot;
-                case 0x20 where previous == 0x20, 0x00..<0x20, 0x7F: isPlain = false
-                case 0x40 where !inLink: isPlain = false
-                default:
-                    if byte >= 0x80 { isASCII = false }
-                    bytes.append(byte)
-                }
+            var runStart = 0
+            for position in 0..<utf8.count {
+                let byte = utf8[position]
+                let before = previous
                 previous = byte
+                let entity: StaticString
+                switch byte {
+                case 0x26: entity = "&amp;"
+                case 0x3C: entity = "&lt;"
+                case 0x3E: entity = "&gt;"
+                case 0x22: entity = "&quot;"
+                case 0x2E:
+                    if position >= 3, Self.isW(before), Self.isW(utf8[position - 2]), Self.isW(utf8[position - 3]) {
+                        plain = false
+                    }
+                    continue
+                case 0x20:
+                    if before == 0x20 { plain = false }
+                    continue
+                case 0x40:
+                    if !inLink { plain = false }
+                    continue
+                case 0x00..<0x20, 0x7F:
+                    plain = false
+                    continue
+                case 0x80...:
+                    isASCII = false
+                    continue
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                entity.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                runStart = position + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            return plain
         }
-        if !isASCII, value.unicodeScalars.contains(where: Self.isUnsettled) { isPlain = false }
+        if !plain || (!isASCII && value.unicodeScalars.contains(where: Self.isUnsettled)) { isPlain = false }
+    }
+
+    /// `w` or `W`.
+    private static func isW(_ byte: UInt8) -> Bool {
+        byte == 0x77 || byte == 0x57
     }
 
     /// `[text](href)` as cmark renders it, `.md` links pointing at `.html` (`Markdown.html`'s

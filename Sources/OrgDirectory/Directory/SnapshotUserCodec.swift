@@ -107,8 +107,7 @@ enum SnapshotUserCodec {
     /// characters as `\b \t \n \f \r` or `\u00xx`, everything else (slashes, DEL, non-ASCII) as raw UTF-8.
     static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { bytes in
+        value.withUTF8Bytes { bytes in
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]

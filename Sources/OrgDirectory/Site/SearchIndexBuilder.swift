@@ -466,19 +466,26 @@ struct SearchIndexBuilder {
     /// `record(person)`, appended.
     static func appendRecord(_ person: SitePerson, to bytes: inout [UInt8]) {
         // Field by field: an array of the seven values was an allocation and seven retains a person.
+        // Values are read in place and copied only to be cleaned (rarely): a copy is a retain of a string the
+        // other tasks read at the same time.
         func field(_ value: String?, last: Bool = false) {
             bytes.append(0x22)
-            if let value { SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes) }
+            if let value {
+                if SiteEscaping.needsDisplayCleanup(value) {
+                    SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes)
+                } else {
+                    SiteEscaping.appendJSONString(value, to: &bytes)
+                }
+            }
             bytes.append(0x22)
             bytes.append(last ? 0x5D : 0x2C)
         }
-        let phone = person.primaryPhone
         bytes.append(0x5B)
         field(person.user.displayName)
         field(person.user.jobTitle)
         field(person.user.department)
-        field(phone?.written)
-        field(phone?.uri)
+        field(person.phones.isEmpty ? nil : person.phones[0].link.written)
+        field(person.phones.isEmpty ? nil : person.phones[0].link.uri)
         field(person.user.mail)
         field(person.slug, last: true)
     }

@@ -17,7 +17,7 @@ enum SiteEscaping {
 
     /// Whether `displayText` changes `value`: one pass over its UTF-8 bytes, no scalar decoding, since nearly
     /// every directory value is clean and this runs for every value on every page.
-    private static func needsDisplayCleanup(_ value: String) -> Bool {
+    static func needsDisplayCleanup(_ value: String) -> Bool {
         let found = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             var position = 0
             while position < bytes.count {
@@ -83,8 +83,7 @@ enum SiteEscaping {
     /// byte was most of writing a person's Markdown page.
     private static func appendMarkdown(displayed text: String, to bytes: inout [UInt8]) -> Bool {
         let escapeDots = mentionsWWW(text)
-        var text = text
-        return text.withUTF8 { utf8 in
+        return text.withUTF8Bytes { utf8 in
             var escaped = false
             var leadingDigits = true
             var runStart = 0
@@ -165,7 +164,12 @@ enum SiteEscaping {
 
     /// A `mailto:` URL for an address, safe inside Markdown link destinations and HTML attributes.
     static func mailtoURL(_ address: String) -> String {
-        "mailto:" + percentEncoded(address, keeping: "@+!$*=")
+        "mailto:" + mailtoAddress(address)
+    }
+
+    /// The part of `mailtoURL(address)` after `mailto:`: ASCII only, so it escapes the same alone as in the URL.
+    static func mailtoAddress(_ address: String) -> String {
+        percentEncoded(address, keeping: "@+!$*=")
     }
 
     /// A JSON string literal (with quotes) that is also safe inside an HTML `<script>` element or a JSONP
@@ -180,8 +184,7 @@ enum SiteEscaping {
     /// Appends the body of a JSON string literal (no quotes) to `bytes`: runs of bytes that need no escape are
     /// copied whole (nearly every value is one such run; byte-by-byte appends were a tenth of the exports).
     static func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { utf8 in
+        value.withUTF8Bytes { utf8 in
             var runStart = 0
             var position = 0
             func flushRun() {

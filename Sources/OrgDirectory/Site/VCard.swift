@@ -93,15 +93,14 @@ enum VCard {
 
         /// Appends `part` as it is (a literal, or a value that needs no escaping).
         mutating func raw(_ part: String) {
-            var part = part
-            part.withUTF8 { bytes.append(contentsOf: $0) }
+            part.withUTF8Bytes { bytes.append(contentsOf: $0) }
         }
 
         /// Appends a TEXT value escaped (`VCard.text`); nothing for nil. Most values need no escaping and are
         /// copied as they are.
         mutating func text(_ value: String?) {
-            guard var value else { return }
-            let copied = value.withUTF8 { utf8 in
+            guard let value else { return }
+            let copied = value.withUTF8Bytes { utf8 in
                 guard !utf8.contains(where: VCard.needsEscaping) else { return false }
                 bytes.append(contentsOf: utf8)
                 return true
@@ -111,8 +110,7 @@ enum VCard {
 
         /// Appends an ASCII value lowercased (an id that `isUUID`).
         mutating func lowercasedASCII(_ value: String) {
-            var value = value
-            value.withUTF8 { utf8 in
+            value.withUTF8Bytes { utf8 in
                 for byte in utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) }
             }
         }

@@ -3,41 +3,33 @@
 extension ListPage {
     /// `person-row`, for a page `root` away from the site root.
     static func append(_ row: Row, root: String, to page: inout PageBytes) {
+        // The row's values are read in place (`Row`'s getters return copies, for the Mustache context).
+        let person = row.person
         page.text("<li class=\"person\"><a class=\"name\" href=\"")
         page.html(root)
         page.text("people/")
-        page.html(row.slug)
+        page.html(person.slug)
         page.text(".html\">")
-        page.html(row.name)
+        page.displayHTML(person.user.displayName)
         page.text("</a>")
-        if let jobTitle = row.jobTitle {
-            page.text(" <span class=\"job\">")
-            page.html(jobTitle)
-            page.text("</span>")
-        }
-        if let department = row.department {
-            page.text(" <span class=\"dept\">")
-            page.html(department)
-            page.text("</span>")
-        }
-        if let phone = row.phone {
-            if let phoneHref = row.phoneHref {
+        page.displayHTML(person.user.jobTitle, between: " <span class=\"job\">", and: "</span>")
+        page.displayHTML(person.user.department, between: " <span class=\"dept\">", and: "</span>")
+        if !person.phones.isEmpty {
+            if let phoneHref = person.phones[0].link.uri {
                 page.text(" <a class=\"phone\" href=\"")
-                page.html(phoneHref)
+                page.displayHTML(phoneHref)
                 page.text("\">")
-                page.html(phone)
+                page.displayHTML(person.phones[0].link.written)
                 page.text("</a>")
             } else {
-                page.text(" <span class=\"phone\">")
-                page.html(phone)
-                page.text("</span>")
+                page.displayHTML(person.phones[0].link.written, between: " <span class=\"phone\">", and: "</span>")
             }
         }
-        if let mail = row.mail {
-            page.text(" <a class=\"mail\" href=\"")
-            if let mailHref = row.mailHref { page.html(mailHref) }
+        if let mail = person.user.mail {
+            page.text(" <a class=\"mail\" href=\"mailto:")
+            page.displayHTML(SiteEscaping.mailtoAddress(mail))
             page.text("\">")
-            page.html(mail)
+            page.displayHTML(mail)
             page.text("</a>")
         }
         page.text("</li>\n")

@@ -7,7 +7,8 @@ enum ListPage {
     /// department page, and the compiled `person-row` reads each field once (and never the office), so storing
     /// them all was a retain and a cleaning pass per field for nothing.
     struct Row {
-        private let person: SitePerson
+        /// Read field by field where the compiled `person-row` writes it (`ListPage.append(_:root:to:)`).
+        let person: SitePerson
 
         init(_ person: SitePerson) {
             self.person = person

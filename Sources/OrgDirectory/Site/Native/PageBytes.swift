@@ -27,6 +27,24 @@ struct PageBytes {
         MustacheEscaping.appendHTML(value, to: &bytes)
     }
 
+    /// `{{value}}` of `SiteEscaping.displayText(value)` in an HTML template, with no copy of a value that is clean
+    /// already (nearly all): a list row shows five values, and each copy was a retain of a string other tasks read.
+    mutating func displayHTML(_ value: String) {
+        if SiteEscaping.needsDisplayCleanup(value) {
+            MustacheEscaping.appendHTML(SiteEscaping.displayText(value), to: &bytes)
+        } else {
+            MustacheEscaping.appendHTML(value, to: &bytes)
+        }
+    }
+
+    /// `prefix`, `displayHTML(value)` and `suffix`, or nothing when `value` is nil (`{{#value}}…{{/value}}`).
+    mutating func displayHTML(_ value: String?, between prefix: StaticString, and suffix: StaticString) {
+        guard let value else { return }
+        text(prefix)
+        displayHTML(value)
+        text(suffix)
+    }
+
     /// `{{value}}` in the Markdown template (`person.md`), escaped as `TemplateSet`'s Markdown content type does.
     mutating func markdown(_ value: String) {
         SiteEscaping.appendMarkdown(value, to: &bytes)

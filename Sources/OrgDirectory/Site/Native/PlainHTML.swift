@@ -53,9 +53,8 @@ struct PlainHTML {
     /// autolink extension finds addresses in text after escapes are undone, so `a\@b.c` becomes a link) or
     /// `www.` in any case (escaped unless a combining mark follows the dot, which the autolink extension ignores).
     mutating func plain(_ value: String, inLink: Bool = false) {
-        var value = value
         var isASCII = true
-        let plain = value.withUTF8 { utf8 -> Bool in
+        let plain = value.withUTF8Bytes { utf8 -> Bool in
             guard let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20 else { return false }
             var plain = true
             var previous: UInt8 = 0

@@ -91,7 +91,7 @@ enum SiteExports {
             for column in visible {
                 if !first { out.bytes.append(0x2C) }
                 first = false
-                withValue(of: column, person, directory) { appendCSVField($0 ?? "", to: &out.bytes) }
+                appendCSVField(value(of: column, person, directory) ?? "", to: &out.bytes)
             }
             for key in extraKeys {
                 if !first { out.bytes.append(0x2C) }
@@ -181,36 +181,37 @@ enum SiteExports {
             let person = directory.people[index]
             out.bytes.append(0x7B)
             var first = true
-            // Values are handed over borrowed, not returned: a returned value is retained, and the other tasks
-            // read the same strings at the same time.
-            func key(_ number: Int) {
+            for (number, key) in keys.enumerated() {
+                let value: JSONValue
+                switch key.field {
+                case .id: value = .text(person.user.id)
+                case .page: value = .page(slug: person.slug)
+                case .column(.businessPhones):
+                    value = .list(person.user.businessPhones)
+                case .column(let column):
+                    guard let text = self.value(of: column, person, directory) else { continue }
+                    value = .text(text)
+                case .extra(let name):
+                    guard let text = person.user.extra[name] else { continue }
+                    value = .text(text)
+                }
                 if !first { out.bytes.append(0x2C) }
                 first = false
                 out.bytes += encodedKeys[number]
-            }
-            func field(_ number: Int, _ value: String?) {
-                guard let value else { return }
-                key(number)
-                appendJSONString(value, to: &out.bytes)
-            }
-            for (number, entry) in keys.enumerated() {
-                switch entry.field {
-                case .id: field(number, person.user.id)
-                case .page:
-                    key(number)
+                switch value {
+                case .text(let value):
+                    appendJSONString(value, to: &out.bytes)
+                case .page(let slug):
                     out.bytes += Self.pagePrefix
-                    SiteEscaping.appendJSONString(person.slug, to: &out.bytes)
+                    SiteEscaping.appendJSONString(slug, to: &out.bytes)
                     out.bytes += Self.pageSuffix
-                case .column(.businessPhones):
-                    key(number)
+                case .list(let values):
                     out.bytes.append(0x5B)
-                    for (position, phone) in person.user.businessPhones.enumerated() {
-                        if position > 0 { out.bytes.append(0x2C) }
-                        appendJSONString(phone, to: &out.bytes)
+                    for (index, value) in values.enumerated() {
+                        if index > 0 { out.bytes.append(0x2C) }
+                        appendJSONString(value, to: &out.bytes)
                     }
                     out.bytes.append(0x5D)
-                case .column(let column): withValue(of: column, person, directory) { field(number, $0) }
-                case .extra(let name): field(number, person.user.extra[name])
                 }
             }
             out.bytes.append(0x7D)
@@ -232,6 +233,14 @@ enum SiteExports {
         case id, page
         case column(Column)
         case extra(String)
+    }
+
+    /// A field value of `people.json`, encoded straight into the output (no String per field).
+    private enum JSONValue {
+        case text(String)
+        case list([String])
+        /// `"people/<slug>.html"`, appended in parts (no String made per person).
+        case page(slug: String)
     }
 
     /// The parts of a `page` value around the slug: `"people/` and `.html"`.
@@ -268,30 +277,22 @@ enum SiteExports {
         return keys.sorted()
     }
 
-    /// Calls `body` with the value of `column` for `person` (nil when absent), borrowed where the user keeps it.
-    private static func withValue(
-        of column: Column, _ person: SitePerson, _ directory: SiteDirectory, _ body: (String?) -> Void
-    ) {
+    /// The value of `column` for `person`, nil when absent.
+    private static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
         switch column {
-        case .displayName: body(person.user.displayName)
-        case .givenName: body(person.user.givenName)
-        case .surname: body(person.user.surname)
-        case .jobTitle: body(person.user.jobTitle)
-        case .department: body(person.user.department)
-        case .officeLocation: body(person.user.officeLocation)
-        case .companyName: body(person.user.companyName)
-        case .mail: body(person.user.mail)
+        case .displayName: return person.user.displayName
+        case .givenName: return person.user.givenName
+        case .surname: return person.user.surname
+        case .jobTitle: return person.user.jobTitle
+        case .department: return person.user.department
+        case .officeLocation: return person.user.officeLocation
+        case .companyName: return person.user.companyName
+        case .mail: return person.user.mail
         case .businessPhones:
-            body(person.user.businessPhones.isEmpty ? nil : person.user.businessPhones.joined(separator: "; "))
-        case .mobilePhone: body(person.user.mobilePhone)
-        case .userPrincipalName:
-            if person.user.userPrincipalName.isEmpty { body(nil) } else { body(person.user.userPrincipalName) }
-        case .manager:
-            if let name = person.user.manager?.displayName {
-                body(name)
-            } else {
-                body(managerName(of: person, directory))
-            }
+            return person.user.businessPhones.isEmpty ? nil : person.user.businessPhones.joined(separator: "; ")
+        case .mobilePhone: return person.user.mobilePhone
+        case .userPrincipalName: return person.user.userPrincipalName.isEmpty ? nil : person.user.userPrincipalName
+        case .manager: return managerName(of: person, directory)
         }
     }
 

@@ -190,19 +190,20 @@ enum VCard {
     }
 
     private static func isUUID(_ id: String) -> Bool {
-        guard id.utf8.count == 36 else { return false }
-        var position = -1
-        for byte in id.utf8 {
-            position += 1
-            switch position {
-            case 8, 13, 18, 23:
-                if byte != 0x2D { return false }
-            default:
-                let isHex =
-                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
-                if !isHex { return false }
+        id.withUTF8Bytes { utf8 in
+            guard utf8.count == 36 else { return false }
+            for (position, byte) in utf8.enumerated() {
+                switch position {
+                case 8, 13, 18, 23:
+                    if byte != 0x2D { return false }
+                default:
+                    let isHex =
+                        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+                        || (byte >= 0x41 && byte <= 0x46)
+                    if !isHex { return false }
+                }
             }
+            return true
         }
-        return true
     }
 }

@@ -81,11 +81,14 @@ struct SiteSearchIndexTests {
         "values are split into the same parts as by Character, ASCII ones as bytes",
         arguments: [
             "a@b.com", "@x", "a@", "@", "a@@b", "@@b", "", "x", "a@b@c", "ü@b", "  Ada  Lovelace", " ", "O'Neil Jr",
+            "@@", "a@@", "@a@", "ü@@b", "e\u{301}@x", "a@\u{301}b", "Ada Lovelace ", "  ",
         ])
     func splitLikeCharacters(text: String) {
         for separator: Unicode.Scalar in ["@", " "] {
             let reference = text.split(separator: Character(separator), maxSplits: 1).map(String.init)
-            #expect(SearchIndexBuilder.split(text, at: separator) == reference, "\(text) at \(separator)")
+            let parts = SearchIndexBuilder.split(text, at: separator)
+            #expect([parts.first, parts.rest].compactMap { $0 } == reference, "\(text) at \(separator)")
+            #expect(parts.rest == nil || parts.first != nil)
             let first = text.split(whereSeparator: { $0 == Character(separator) }).first.map(String.init)
             #expect(SearchIndexBuilder.firstPart(of: text, splitAt: separator) == first)
         }

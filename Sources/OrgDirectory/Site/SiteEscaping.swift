@@ -18,26 +18,26 @@ enum SiteEscaping {
     /// Whether `displayText` changes `value`: one pass over its UTF-8 bytes, no scalar decoding, since nearly
     /// every directory value is clean and this runs for every value on every page.
     static func needsDisplayCleanup(_ value: String) -> Bool {
-        let found = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            var position = 0
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte < 0x20 || byte == 0x7F { return true }
-                if byte == 0xC2, position + 1 < bytes.count, bytes[position + 1] < 0xA0 {
-                    return true  // U+0080…U+009F
-                }
-                if byte == 0xE2, position + 2 < bytes.count {
-                    let second = bytes[position + 1]
-                    let third = bytes[position + 2]
-                    // U+202A…U+202E and U+2066…U+2069
-                    if second == 0x80, (0xAA...0xAE).contains(third) { return true }
-                    if second == 0x81, (0xA6...0xA9).contains(third) { return true }
-                }
-                position += 1
-            }
-            return false
+        value.withUTF8Bytes { bytes in
+            bytes.indices.contains { needsDisplayCleanup(bytes, at: $0) }
         }
-        return found ?? value.unicodeScalars.contains { isControl($0) || isBidiControl($0) }
+    }
+
+    /// Whether the UTF-8 sequence at `position` of `bytes` is one `displayText` changes: a C0 or C1 control, DEL,
+    /// or a bidi override or isolate (U+202A…U+202E, U+2066…U+2069).
+    static func needsDisplayCleanup(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        let byte = bytes[position]
+        if byte < 0x20 || byte == 0x7F { return true }
+        if byte == 0xC2, position + 1 < bytes.count, bytes[position + 1] < 0xA0 {
+            return true  // U+0080…U+009F
+        }
+        if byte == 0xE2, position + 2 < bytes.count {
+            let second = bytes[position + 1]
+            let third = bytes[position + 2]
+            if second == 0x80, (0xAA...0xAE).contains(third) { return true }
+            if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+        }
+        return false
     }
 
     /// HTML text and attribute values (quoted with `"` or `'`).
@@ -70,25 +70,41 @@ enum SiteEscaping {
         let text = displayText(value)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 16)
-        return appendMarkdown(displayed: text, to: &bytes) ? String(decoding: bytes, as: UTF8.self) : text
+        let escaped = appendMarkdown(displayed: text, escapingDots: mentionsWWW(text), checking: false, to: &bytes)
+        return escaped == true ? String(decoding: bytes, as: UTF8.self) : text
     }
 
     /// `markdown(value)` appended to `bytes` (the compiled `person.md` writes straight into its page).
     static func appendMarkdown(_ value: String, to bytes: inout [UInt8]) {
-        _ = appendMarkdown(displayed: displayText(value), to: &bytes)
+        // One pass for nearly every value, which is display-safe and has no `www.`: the cleanup check, the `www.`
+        // check and the escaping were three passes over each value of each page.
+        let start = bytes.count
+        if appendMarkdown(displayed: value, escapingDots: false, checking: true, to: &bytes) != nil { return }
+        bytes.removeSubrange(start...)
+        let text = displayText(value)
+        _ = appendMarkdown(displayed: text, escapingDots: mentionsWWW(text), checking: false, to: &bytes)
     }
 
-    /// Appends the escaped `text` (already display-safe) to `bytes`; returns whether anything was escaped. The
-    /// bytes between escapes are appended as runs: a value has one or two escapes at most, and appending byte by
-    /// byte was most of writing a person's Markdown page.
-    private static func appendMarkdown(displayed text: String, to bytes: inout [UInt8]) -> Bool {
-        let escapeDots = mentionsWWW(text)
-        return text.withUTF8Bytes { utf8 in
+    /// Appends the escaped `text` to `bytes`; returns whether anything was escaped. The bytes between escapes
+    /// are appended as runs: a value has one or two escapes at most, and appending byte by byte was most of
+    /// writing a person's Markdown page. `text` must be display-safe with `escapingDots` as `mentionsWWW` says,
+    /// unless `checking`: then it stops (returning nil, with part of the value appended) at the first byte
+    /// `displayText` would change and at a `www.`, for the caller to start over.
+    private static func appendMarkdown(
+        displayed text: String, escapingDots escapeDots: Bool, checking: Bool, to bytes: inout [UInt8]
+    ) -> Bool? {
+        text.withUTF8Bytes { utf8 in
             var escaped = false
             var leadingDigits = true
             var runStart = 0
             for position in 0..<utf8.count {
                 let byte = utf8[position]
+                if checking, byte < 0x20 || byte >= 0x7F, needsDisplayCleanup(utf8, at: position) { return nil }
+                if checking, byte == 0x2E, position >= 3, isW(utf8[position - 1]), isW(utf8[position - 2]),
+                    isW(utf8[position - 3])
+                {
+                    return nil
+                }
                 var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
                 if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
                 if leadingDigits {
@@ -108,6 +124,11 @@ enum SiteEscaping {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
             return escaped
         }
+    }
+
+    /// `w` or `W`: the bytes `mentionsWWW` looks for before a dot.
+    private static func isW(_ byte: UInt8) -> Bool {
+        byte == 0x77 || byte == 0x57
     }
 
     /// Whether the text holds `www.` in any case, Character by Character (a `.` carrying a combining mark is

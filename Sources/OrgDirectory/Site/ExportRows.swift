@@ -30,9 +30,10 @@ public struct ExportRows: Sendable, Equatable {
     var files: [SiteExport: File] = [:]
 
     /// The key of the row of the person at `index` of `directory`: what any export's row shows of them.
-    static func rowKey(at index: Int, in directory: SiteDirectory) -> RenderFingerprint {
+    /// Made in `input`, a buffer kept from one person to the next.
+    static func rowKey(at index: Int, in directory: SiteDirectory, input: inout FingerprintInput) -> RenderFingerprint {
         let person = directory.people[index]
-        var input = FingerprintInput()
+        input.reset()
         input.add(directory.recordDigest(at: index))
         input.add(person.slug)
         input.add(SiteExports.managerName(of: person, directory))
@@ -58,37 +59,65 @@ extension SiteExports {
     /// people whose row is unchanged since `previous` (used only when made in the same context) are copied from
     /// `published(export)`, the bytes of the export that table describes. With `keepingTable`, returns the new
     /// table and how many rows were copied.
+    ///
+    /// The files are open at once, each inside the one before (`write` is called again from within the pieces of
+    /// the one before), so one pass over the people writes every export's row of each (`ExportWriter`).
     static func write(
         _ exports: [SiteExport], of directory: SiteDirectory, hidden: Set<String>, keepingTable: Bool,
         previous: ExportRows?, published: (SiteExport) -> Data?,
         through write: (SiteExport, SitePieceProducer) throws -> Void
     ) throws -> ExportRows.Made? {
         let extraKeys = extraColumns(directory)
-        let keys = keepingTable ? directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory) } : []
         var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
         let usable = previous.flatMap { $0.context == table.context ? $0 : nil }
-        var copied = 0
-        for export in exports {
-            let entry = usable?.files[export]
-            var rows = ExportRowCopier(keys: keys, previous: entry, published: entry == nil ? nil : published(export))
-            try write(export) { emit in
-                switch export {
-                case .csv: try csv(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
-                case .json: try json(directory, hidden: hidden, extraKeys: extraKeys, rows: &rows, emit: emit)
-                case .vcf: try vcf(directory, rows: &rows, emit: emit)
+        var writers: [ExportWriter] = []
+        // `write` is called from within the pieces of its own call (each file stays open while the next is made):
+        // re-entrant, which a non-escaping closure may not be.
+        try withoutActuallyEscaping(write) { write in
+            func open(_ position: Int) throws {
+                guard position < exports.count else {
+                    try writeRows(of: directory, keepingTable: keepingTable, into: &writers)
+                    return
+                }
+                let export = exports[position]
+                let entry = usable?.files[export]
+                let rows = ExportRowCopier(
+                    keeping: keepingTable, count: directory.people.count, previous: entry,
+                    published: entry == nil ? nil : published(export))
+                try write(export) { emit in
+                    writers.append(
+                        ExportWriter(
+                            export, of: directory, hidden: hidden, extraKeys: extraKeys, rows: rows, emit: emit))
+                    try open(position + 1)
                 }
             }
-            table.files[export] = rows.file
-            copied += rows.copied
+            try open(0)
+        }
+        var copied = 0
+        for writer in writers {
+            table.files[writer.export] = writer.rows.file
+            copied += writer.rows.copied
         }
         return keepingTable ? (table, copied) : nil
+    }
+
+    /// Every writer's file, start to finish, in one pass over the people.
+    private static func writeRows(
+        of directory: SiteDirectory, keepingTable: Bool, into writers: inout [ExportWriter]
+    ) throws {
+        for position in writers.indices { try writers[position].start() }
+        var input = FingerprintInput()
+        for index in directory.people.indices {
+            let key = keepingTable ? ExportRows.rowKey(at: index, in: directory, input: &input) : nil
+            for position in writers.indices { try writers[position].add(index, key: key) }
+        }
+        for position in writers.indices { try writers[position].finish() }
     }
 }
 
 /// The rows of one export while it is written: copies a person's row from the published file when the table
 /// has their key, and notes where every row of the new file goes.
 struct ExportRowCopier {
-    private let keys: [RenderFingerprint]
     private let previous: [RenderFingerprint: ExportRows.Span]
     /// Mapped, not read: a hundred-thousand-person export is tens of megabytes, of which a nightly run copies
     /// nearly all, once.
@@ -99,10 +128,10 @@ struct ExportRowCopier {
     /// The new file's size, once it is written (`finish`).
     private var written = 0
 
-    /// `keys` by position (none: nothing is copied or noted, as in a directory too large to keep the table);
-    /// `previous` the published file's entry and `published` its bytes (nil when there is nothing to copy from).
-    init(keys: [RenderFingerprint], previous: ExportRows.File?, published: Data?) {
-        self.keys = keys
+    /// With `keeping`, room for `count` rows' spans (rows come with their keys; without a table they come with
+    /// none, and nothing is copied or noted, as in a directory too large to keep the table); `previous` the
+    /// published file's entry and `published` its bytes (nil when there is nothing to copy from).
+    init(keeping: Bool, count: Int, previous: ExportRows.File?, published: Data?) {
         if let previous, let published, UInt64(published.count) == previous.size {
             self.previous = previous.spans
             self.published = published
@@ -110,12 +139,12 @@ struct ExportRowCopier {
             self.previous = [:]
             self.published = Data()
         }
-        spans.reserveCapacity(keys.count)
+        if keeping { spans.reserveCapacity(count) }
     }
 
-    /// Appends the published row of the person at `index` to `out` and returns true, when there is one.
-    mutating func copy(_ index: Int, to out: inout [UInt8]) -> Bool {
-        guard !previous.isEmpty, !keys.isEmpty, let span = previous[keys[index]] else { return false }
+    /// Appends the published row whose key is `key` to `out` and returns true, when there is one.
+    mutating func copy(_ key: RenderFingerprint?, to out: inout [UInt8]) -> Bool {
+        guard !previous.isEmpty, let key, let span = previous[key] else { return false }
         let start = Int(span.offset)
         let end = start + Int(span.length)
         guard end <= published.count else { return false }
@@ -134,10 +163,10 @@ struct ExportRowCopier {
         ExportRows.File(size: UInt64(written), spans: spans)
     }
 
-    /// Notes that the row of the person at `index` went to `range` of the new file.
-    mutating func record(_ index: Int, at range: Range<Int>) {
-        guard !keys.isEmpty else { return }
-        spans[keys[index]] = ExportRows.Span(offset: UInt64(range.lowerBound), length: UInt32(range.count))
+    /// Notes that the row whose key is `key` went to `range` of the new file (nothing without a key).
+    mutating func record(_ key: RenderFingerprint?, at range: Range<Int>) {
+        guard let key else { return }
+        spans[key] = ExportRows.Span(offset: UInt64(range.lowerBound), length: UInt32(range.count))
     }
 }
 

@@ -9,7 +9,7 @@ enum SiteExports {
     static let pieceSize = 1 << 20
 
     /// Collects bytes and hands them on in pieces of about `pieceSize`.
-    private struct PieceBuffer {
+    struct PieceBuffer {
         var bytes: [UInt8] = []
         let emit: ([UInt8]) throws -> Void
         /// Bytes handed on so far.
@@ -67,45 +67,6 @@ enum SiteExports {
         }
     }
 
-    /// `people.csv`: RFC 4180 (CRLF, every field quoted, quotes doubled) with a UTF-8 byte order mark so
-    /// spreadsheet programs pick the right encoding; hidden fields have no column. `rows` copies unchanged rows
-    /// from the published file and notes where each goes.
-    static func csv(
-        _ directory: SiteDirectory, hidden: Set<String>, extraKeys: [String], rows: inout ExportRowCopier,
-        emit: @escaping ([UInt8]) throws -> Void
-    ) throws {
-        let visible = Column.allCases.filter { !hidden.contains($0.rawValue) }
-        var out = PieceBuffer(emit: emit)
-        out.bytes += [0xEF, 0xBB, 0xBF]
-        let headers = visible.map(\.header) + extraKeys
-        try out.append(headers.map(csvField).joined(separator: ",") + "\r\n")
-        for index in directory.people.indices {
-            let start = out.position
-            defer { rows.record(index, at: start..<out.position) }
-            if rows.copy(index, to: &out.bytes) {
-                try out.flushIfFull()
-                continue
-            }
-            let person = directory.people[index]
-            var first = true
-            for column in visible {
-                if !first { out.bytes.append(0x2C) }
-                first = false
-                appendCSVField(value(of: column, person, directory) ?? "", to: &out.bytes)
-            }
-            for key in extraKeys {
-                if !first { out.bytes.append(0x2C) }
-                first = false
-                appendCSVField(person.user.extra[key] ?? "", to: &out.bytes)
-            }
-            out.bytes.append(0x0D)
-            out.bytes.append(0x0A)
-            try out.flushIfFull()
-        }
-        rows.finish(size: out.position)
-        try out.flush()
-    }
-
     /// One CSV field: quoted; a value a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
     /// tab or carriage return) is prefixed with `'` so it stays text. Bidi overrides are dropped so a cell
     /// cannot show its text reordered; line breaks stay (quoted fields may hold them).
@@ -149,94 +110,19 @@ enum SiteExports {
         bytes.append(0x22)
     }
 
-    /// `people.json`: an array of objects with the visible fields (absent ones left out), keys sorted. `rows`
-    /// copies unchanged objects from the published file and notes where each goes.
-    static func json(
-        _ directory: SiteDirectory, hidden: Set<String>, extraKeys: [String], rows: inout ExportRowCopier,
-        emit: @escaping ([UInt8]) throws -> Void
-    ) throws {
-        var out = PieceBuffer(emit: emit)
-        out.bytes += Array("[\n".utf8)
-        // The keys every object may have, sorted once (the objects used to be sorted one by one): the id, the
-        // visible columns, the page and the extra properties, each with its encoded `"key":`.
-        var keys: [(key: String, field: JSONField)] = [("id", .id), ("page", .page)]
-        keys += Column.allCases.filter { !hidden.contains($0.rawValue) }.map { ($0.rawValue, .column($0)) }
-        keys += extraKeys.map { ($0, .extra($0)) }
-        keys.sort { $0.key < $1.key }
-        let encodedKeys = keys.map { key, _ in
-            var bytes: [UInt8] = []
-            appendJSONString(key, to: &bytes)
-            return bytes + [0x3A]
-        }
-        for index in directory.people.indices {
-            // The separator after an object is not part of its row: the last one has none.
-            let separator = index == directory.people.count - 1 ? Self.lastSeparator : Self.separator
-            let start = out.position
-            if rows.copy(index, to: &out.bytes) {
-                rows.record(index, at: start..<out.position)
-                out.bytes.append(contentsOf: separator)
-                try out.flushIfFull()
-                continue
-            }
-            let person = directory.people[index]
-            out.bytes.append(0x7B)
-            var first = true
-            for (number, key) in keys.enumerated() {
-                let value: JSONValue
-                switch key.field {
-                case .id: value = .text(person.user.id)
-                case .page: value = .page(slug: person.slug)
-                case .column(.businessPhones):
-                    value = .list(person.user.businessPhones)
-                case .column(let column):
-                    guard let text = self.value(of: column, person, directory) else { continue }
-                    value = .text(text)
-                case .extra(let name):
-                    guard let text = person.user.extra[name] else { continue }
-                    value = .text(text)
-                }
-                if !first { out.bytes.append(0x2C) }
-                first = false
-                out.bytes += encodedKeys[number]
-                switch value {
-                case .text(let value):
-                    appendJSONString(value, to: &out.bytes)
-                case .page(let slug):
-                    out.bytes += Self.pagePrefix
-                    SiteEscaping.appendJSONString(slug, to: &out.bytes)
-                    out.bytes += Self.pageSuffix
-                case .list(let values):
-                    out.bytes.append(0x5B)
-                    for (index, value) in values.enumerated() {
-                        if index > 0 { out.bytes.append(0x2C) }
-                        appendJSONString(value, to: &out.bytes)
-                    }
-                    out.bytes.append(0x5D)
-                }
-            }
-            out.bytes.append(0x7D)
-            rows.record(index, at: start..<out.position)
-            out.bytes.append(contentsOf: separator)
-            try out.flushIfFull()
-        }
-        try out.append("]\n")
-        rows.finish(size: out.position)
-        try out.flush()
-    }
-
     /// What follows an object of `people.json`: a comma and a line break, or a line break after the last.
-    private static let separator: [UInt8] = [0x2C, 0x0A]
-    private static let lastSeparator: [UInt8] = [0x0A]
+    static let separator: [UInt8] = [0x2C, 0x0A]
+    static let lastSeparator: [UInt8] = [0x0A]
 
     /// Where a `people.json` key's value comes from.
-    private enum JSONField {
+    enum JSONField {
         case id, page
         case column(Column)
         case extra(String)
     }
 
     /// A field value of `people.json`, encoded straight into the output (no String per field).
-    private enum JSONValue {
+    enum JSONValue {
         case text(String)
         case list([String])
         /// `"people/<slug>.html"`, appended in parts (no String made per person).
@@ -244,30 +130,14 @@ enum SiteExports {
     }
 
     /// The parts of a `page` value around the slug: `"people/` and `.html"`.
-    private static let pagePrefix = Array("\"people/".utf8)
-    private static let pageSuffix = Array(".html\"".utf8)
+    static let pagePrefix = Array("\"people/".utf8)
+    static let pageSuffix = Array(".html\"".utf8)
 
     /// `SiteEscaping.jsonString(value)`, appended.
-    private static func appendJSONString(_ value: String, to out: inout [UInt8]) {
+    static func appendJSONString(_ value: String, to out: inout [UInt8]) {
         out.append(0x22)
         SiteEscaping.appendJSONString(value, to: &out)
         out.append(0x22)
-    }
-
-    /// `people.vcf`: every person's card, in display order; `rows` copies unchanged cards from the published file
-    /// and notes where each goes.
-    static func vcf(
-        _ directory: SiteDirectory, rows: inout ExportRowCopier, emit: @escaping ([UInt8]) throws -> Void
-    ) throws {
-        var out = PieceBuffer(emit: emit)
-        for index in directory.people.indices {
-            let start = out.position
-            if !rows.copy(index, to: &out.bytes) { out.bytes += VCard.cardBytes(for: directory.people[index]) }
-            rows.record(index, at: start..<out.position)
-            try out.flushIfFull()
-        }
-        rows.finish(size: out.position)
-        try out.flush()
     }
 
     /// Extra (`select`) property names present on anyone, sorted.
@@ -278,7 +148,7 @@ enum SiteExports {
     }
 
     /// The value of `column` for `person`, nil when absent.
-    private static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
+    static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
         switch column {
         case .displayName: return person.user.displayName
         case .givenName: return person.user.givenName

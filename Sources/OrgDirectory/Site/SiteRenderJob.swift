@@ -241,9 +241,8 @@ struct SiteRenderJob: Sendable {
     }
 
     /// The bytes of `export` in the published site at `folder` (mapped), nil when it cannot be read.
-    private static func publishedBytes(_ export: SiteExport, in folder: String) -> Data? {
-        try? Data(
-            contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(export.fileName), options: .alwaysMapped)
+    private static func publishedBytes(_ export: SiteExport, in folder: String) -> PublishedExport? {
+        MappedFile(path: folder + "/" + export.fileName).map(PublishedExport.file)
     }
 
     /// The stylesheet, search script and any extra assets from the templates folder.

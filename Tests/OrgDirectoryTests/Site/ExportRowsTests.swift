@@ -14,7 +14,7 @@ struct ExportRowsTests {
         var files: [SiteExport: Data] = [:]
         let made = try SiteExports.write(
             SiteExport.allCases, of: SiteDirectory(users: users, hiding: hidden), hidden: hidden, keepingTable: true,
-            previous: previous?.0, published: { previous?.1[$0] }
+            previous: previous?.0, published: { previous?.1[$0].map(PublishedExport.bytes) }
         ) { export, produce in
             var bytes: [UInt8] = []
             try produce { bytes += $0 }

@@ -64,7 +64,7 @@ extension SiteExports {
     /// the one before), so one pass over the people writes every export's row of each (`ExportWriter`).
     static func write(
         _ exports: [SiteExport], of directory: SiteDirectory, hidden: Set<String>, keepingTable: Bool,
-        previous: ExportRows?, published: (SiteExport) -> PublishedExport?,
+        previous: ExportRows?, published: (SiteExport) -> MappedFile?,
         through write: (SiteExport, SitePieceProducer) throws -> Void
     ) throws -> ExportRows.Made? {
         let extraKeys = extraColumns(directory)
@@ -115,43 +115,32 @@ extension SiteExports {
     }
 }
 
-/// The bytes of a published export, for copying rows from.
-enum PublishedExport {
-    /// In memory.
-    case bytes(Data)
-    /// The file, mapped: pages already copied from are handed back as the copying moves on.
-    case file(MappedFile)
-
-    var count: Int {
-        switch self {
-        case .bytes(let data): data.count
-        case .file(let file): file.bytes.count
-        }
-    }
-}
-
 /// The rows of one export while it is written: copies a person's row from the published file when the table
 /// has their key, and notes where every row of the new file goes.
 struct ExportRowCopier {
     private let previous: [RenderFingerprint: ExportRows.Span]
     /// Mapped, not read: a hundred-thousand-person export is tens of megabytes, of which a nightly run copies
-    /// nearly all, once.
-    private let published: PublishedExport?
+    /// nearly all, once; the pages already copied from are handed back as the copying moves on.
+    private let published: MappedFile?
     private(set) var spans: [RenderFingerprint: ExportRows.Span] = [:]
     /// Rows copied from the published file.
     private(set) var copied = 0
     /// The new file's size, once it is written (`finish`).
     private var written = 0
-    /// Where the published file's pages were last handed back up to (`PublishedExport.file`).
+    /// Where the published file's pages were last handed back up to.
     private var releasedUpTo = 0
     /// Bytes copied past `releasedUpTo` before those pages are handed back.
-    private static let releaseStep = 4 << 20
+    private let releaseStep: Int
 
     /// With `keeping`, room for `count` rows' spans (rows come with their keys; without a table they come with
     /// none, and nothing is copied or noted, as in a directory too large to keep the table); `previous` the
-    /// published file's entry and `published` its bytes (nil when there is nothing to copy from).
-    init(keeping: Bool, count: Int, previous: ExportRows.File?, published: PublishedExport?) {
-        if let previous, let published, UInt64(published.count) == previous.size {
+    /// published file's entry and `published` its bytes (nil when there is nothing to copy from); the pages
+    /// copied from are handed back every `releaseStep` bytes.
+    init(
+        keeping: Bool, count: Int, previous: ExportRows.File?, published: MappedFile?, releaseStep: Int = 4 << 20
+    ) {
+        self.releaseStep = releaseStep
+        if let previous, let published, UInt64(published.bytes.count) == previous.size {
             self.previous = previous.spans
             self.published = published
         } else {
@@ -166,17 +155,12 @@ struct ExportRowCopier {
         guard let published, let key, let span = previous[key] else { return false }
         let start = Int(span.offset)
         let end = start + Int(span.length)
-        guard end <= published.count else { return false }
-        switch published {
-        case .bytes(let data):
-            data.withUnsafeBytes { raw in out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[start..<end])) }
-        case .file(let file):
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: file.bytes[start..<end]))
-            // Rows are copied in nearly the order of the file: what lies well behind is done with.
-            if end - releasedUpTo >= Self.releaseStep {
-                file.release(releasedUpTo..<end)
-                releasedUpTo = end
-            }
+        guard end <= published.bytes.count else { return false }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: published.bytes[start..<end]))
+        // Rows are copied in nearly the order of the file: what lies well behind is done with.
+        if end - releasedUpTo >= releaseStep {
+            published.release(releasedUpTo..<end)
+            releasedUpTo = end
         }
         copied += 1
         return true

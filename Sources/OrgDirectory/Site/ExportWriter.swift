@@ -18,7 +18,7 @@ struct ExportWriter {
         /// The visible columns, then the extra (`select`) properties.
         case csv(columns: [SiteExports.Column], extraKeys: [String])
         /// The keys every object may have, sorted, each with its encoded `"key":`.
-        case json(keys: [(field: SiteExports.JSONField, encoded: [UInt8])])
+        case json(keys: [(field: JSONField, encoded: [UInt8])])
         case vcf
     }
 
@@ -39,14 +39,14 @@ struct ExportWriter {
         case .json:
             // Sorted once (the objects used to be sorted one by one): the id, the visible columns, the page and the
             // extra properties.
-            var keys: [(key: String, field: SiteExports.JSONField)] = [("id", .id), ("page", .page)]
+            var keys: [(key: String, field: JSONField)] = [("id", .id), ("page", .page)]
             keys += visible.map { ($0.rawValue, .column($0)) }
             keys += extraKeys.map { ($0, .extra($0)) }
             keys.sort { $0.key < $1.key }
             format = .json(
                 keys: keys.map { key, field in
                     var bytes: [UInt8] = []
-                    SiteExports.appendJSONString(key, to: &bytes)
+                    Self.appendJSONString(key, to: &bytes)
                     return (field, bytes + [0x3A])
                 })
         case .vcf:
@@ -83,7 +83,7 @@ struct ExportWriter {
         rows.record(key, at: start..<out.position)
         if case .json = format {
             // The separator after an object is not part of its row: the last one has none.
-            out.bytes += index == directory.people.count - 1 ? SiteExports.lastSeparator : SiteExports.separator
+            out.bytes += index == directory.people.count - 1 ? Self.lastSeparator : Self.separator
         }
         try out.flushIfFull()
     }
@@ -114,12 +114,12 @@ struct ExportWriter {
 
     /// `people.json`'s object: the visible fields, absent ones left out, keys sorted.
     private mutating func appendJSONObject(
-        _ person: SitePerson, keys: [(field: SiteExports.JSONField, encoded: [UInt8])]
+        _ person: SitePerson, keys: [(field: JSONField, encoded: [UInt8])]
     ) {
         out.bytes.append(0x7B)
         var first = true
         for key in keys {
-            let value: SiteExports.JSONValue
+            let value: JSONValue
             switch key.field {
             case .id: value = .text(person.user.id)
             case .page: value = .page(slug: person.slug)
@@ -136,20 +136,50 @@ struct ExportWriter {
             out.bytes += key.encoded
             switch value {
             case .text(let value):
-                SiteExports.appendJSONString(value, to: &out.bytes)
+                Self.appendJSONString(value, to: &out.bytes)
             case .page(let slug):
-                out.bytes += SiteExports.pagePrefix
+                out.bytes += Self.pagePrefix
                 SiteEscaping.appendJSONString(slug, to: &out.bytes)
-                out.bytes += SiteExports.pageSuffix
+                out.bytes += Self.pageSuffix
             case .list(let values):
                 out.bytes.append(0x5B)
                 for (index, value) in values.enumerated() {
                     if index > 0 { out.bytes.append(0x2C) }
-                    SiteExports.appendJSONString(value, to: &out.bytes)
+                    Self.appendJSONString(value, to: &out.bytes)
                 }
                 out.bytes.append(0x5D)
             }
         }
         out.bytes.append(0x7D)
+    }
+
+    /// What follows an object of `people.json`: a comma and a line break, or a line break after the last.
+    private static let separator: [UInt8] = [0x2C, 0x0A]
+    private static let lastSeparator: [UInt8] = [0x0A]
+
+    /// Where a `people.json` key's value comes from.
+    private enum JSONField {
+        case id, page
+        case column(SiteExports.Column)
+        case extra(String)
+    }
+
+    /// A field value of `people.json`, encoded straight into the output (no String per field).
+    private enum JSONValue {
+        case text(String)
+        case list([String])
+        /// `"people/<slug>.html"`, appended in parts (no String made per person).
+        case page(slug: String)
+    }
+
+    /// The parts of a `page` value around the slug: `"people/` and `.html"`.
+    private static let pagePrefix = Array("\"people/".utf8)
+    private static let pageSuffix = Array(".html\"".utf8)
+
+    /// `SiteEscaping.jsonString(value)`, appended.
+    private static func appendJSONString(_ value: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        SiteEscaping.appendJSONString(value, to: &out)
+        out.append(0x22)
     }
 }

@@ -474,17 +474,9 @@ struct SearchIndexBuilder {
     /// `record(person)`, appended.
     static func appendRecord(_ person: SitePerson, to bytes: inout [UInt8]) {
         // Field by field: an array of the seven values was an allocation and seven retains a person.
-        // Values are read in place and copied only to be cleaned (rarely): a copy is a retain of a string the
-        // other tasks read at the same time.
         func field(_ value: String?, last: Bool = false) {
             bytes.append(0x22)
-            if let value {
-                if SiteEscaping.needsDisplayCleanup(value) {
-                    SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes)
-                } else {
-                    SiteEscaping.appendJSONString(value, to: &bytes)
-                }
-            }
+            if let value { SiteEscaping.appendJSONString(SiteEscaping.displayText(value), to: &bytes) }
             bytes.append(0x22)
             bytes.append(last ? 0x5D : 0x2C)
         }

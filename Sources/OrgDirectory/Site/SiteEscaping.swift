@@ -17,7 +17,7 @@ enum SiteEscaping {
 
     /// Whether `displayText` changes `value`: one pass over its UTF-8 bytes, no scalar decoding, since nearly
     /// every directory value is clean and this runs for every value on every page.
-    static func needsDisplayCleanup(_ value: String) -> Bool {
+    private static func needsDisplayCleanup(_ value: String) -> Bool {
         value.withUTF8Bytes { bytes in
             bytes.indices.contains { needsDisplayCleanup(bytes, at: $0) }
         }
@@ -100,11 +100,7 @@ enum SiteEscaping {
             for position in 0..<utf8.count {
                 let byte = utf8[position]
                 if checking, byte < 0x20 || byte >= 0x7F, needsDisplayCleanup(utf8, at: position) { return nil }
-                if checking, byte == 0x2E, position >= 3, isW(utf8[position - 1]), isW(utf8[position - 2]),
-                    isW(utf8[position - 3])
-                {
-                    return nil
-                }
+                if checking, dotEndsWWW(utf8, at: position) { return nil }
                 var escape = markdownAlwaysEscaped(byte) || (escapeDots && byte == 0x2E)
                 if position == 0, byte == 0x2D || byte == 0x2B || byte == 0x3D { escape = true }
                 if leadingDigits {
@@ -126,9 +122,12 @@ enum SiteEscaping {
         }
     }
 
-    /// `w` or `W`: the bytes `mentionsWWW` looks for before a dot.
-    private static func isW(_ byte: UInt8) -> Bool {
-        byte == 0x77 || byte == 0x57
+    /// Whether the byte at `position` of `bytes` is a `.` after three `w`/`W` bytes: where `mentionsWWW` looks
+    /// further, and what cmark-gfm's autolink extension takes for a web address.
+    static func dotEndsWWW(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        func isW(_ byte: UInt8) -> Bool { byte == 0x77 || byte == 0x57 }
+        return bytes[position] == 0x2E && position >= 3 && isW(bytes[position - 1]) && isW(bytes[position - 2])
+            && isW(bytes[position - 3])
     }
 
     /// Whether the text holds `www.` in any case, Character by Character (a `.` carrying a combining mark is

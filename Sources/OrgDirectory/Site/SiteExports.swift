@@ -110,36 +110,6 @@ enum SiteExports {
         bytes.append(0x22)
     }
 
-    /// What follows an object of `people.json`: a comma and a line break, or a line break after the last.
-    static let separator: [UInt8] = [0x2C, 0x0A]
-    static let lastSeparator: [UInt8] = [0x0A]
-
-    /// Where a `people.json` key's value comes from.
-    enum JSONField {
-        case id, page
-        case column(Column)
-        case extra(String)
-    }
-
-    /// A field value of `people.json`, encoded straight into the output (no String per field).
-    enum JSONValue {
-        case text(String)
-        case list([String])
-        /// `"people/<slug>.html"`, appended in parts (no String made per person).
-        case page(slug: String)
-    }
-
-    /// The parts of a `page` value around the slug: `"people/` and `.html"`.
-    static let pagePrefix = Array("\"people/".utf8)
-    static let pageSuffix = Array(".html\"".utf8)
-
-    /// `SiteEscaping.jsonString(value)`, appended.
-    static func appendJSONString(_ value: String, to out: inout [UInt8]) {
-        out.append(0x22)
-        SiteEscaping.appendJSONString(value, to: &out)
-        out.append(0x22)
-    }
-
     /// Extra (`select`) property names present on anyone, sorted.
     static func extraColumns(_ directory: SiteDirectory) -> [String] {
         var keys = Set<String>()

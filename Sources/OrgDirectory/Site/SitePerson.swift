@@ -69,12 +69,7 @@ final class SitePerson: Sendable {
     var primaryPhone: TelephoneLink? { phones.first?.link }
 
     /// Sort key: surname (or the display name when there is none), given name and display name folded, then the id.
-    static func sortKey(for user: User, folds: inout FoldCache) -> [UInt8] {
-        sortKey(for: user, foldedName: folds.base(user.displayName), folds: &folds)
-    }
-
-    /// `sortKey(for:folds:)` with the display name already folded (`folds.base`): the slug folds it too, and
-    /// each fold is a lookup of the whole name.
+    /// `foldedName` is the display name folded (`folds.base`), which the slug needs too: folded once for both.
     static func sortKey(for user: User, foldedName: String, folds: inout FoldCache) -> [UInt8] {
         var key: [UInt8] = []
         func add(_ folded: String) {

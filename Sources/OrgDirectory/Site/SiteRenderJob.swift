@@ -241,8 +241,8 @@ struct SiteRenderJob: Sendable {
     }
 
     /// The bytes of `export` in the published site at `folder` (mapped), nil when it cannot be read.
-    private static func publishedBytes(_ export: SiteExport, in folder: String) -> PublishedExport? {
-        MappedFile(path: folder + "/" + export.fileName).map(PublishedExport.file)
+    private static func publishedBytes(_ export: SiteExport, in folder: String) -> MappedFile? {
+        MappedFile(path: folder + "/" + export.fileName)
     }
 
     /// The stylesheet, search script and any extra assets from the templates folder.

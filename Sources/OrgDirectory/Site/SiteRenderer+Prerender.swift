@@ -80,10 +80,8 @@ struct EarlyPreparation: Sendable {
     /// What `user` (after hiding) contributes; the search tokens are numbered after, by the prerender task.
     /// `input` is a buffer to reuse: the record is written into it once for both the digest and the hash.
     init(_ user: User, folds: inout FoldCache, input: inout FingerprintInput) {
-        input.reset()
-        let managerBytes = input.add(user: user)
-        recordHash = input.hash(excluding: managerBytes)
-        recordDigest = input.fingerprint
+        recordHash = Self.recordHash(of: user, input: &input)
+        recordDigest = input.fingerprint  // the record's bytes are in `input` from the hash
         manager = user.manager
         (sortKey, slugName, departmentKey) = PreparedPerson.keys(of: user, folds: &folds)
         phones = SitePerson.phones(of: user)

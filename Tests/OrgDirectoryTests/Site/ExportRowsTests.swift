@@ -14,7 +14,7 @@ struct ExportRowsTests {
         var files: [SiteExport: Data] = [:]
         let made = try SiteExports.write(
             SiteExport.allCases, of: SiteDirectory(users: users, hiding: hidden), hidden: hidden, keepingTable: true,
-            previous: previous?.0, published: { previous?.1[$0].map(PublishedExport.bytes) }
+            previous: previous?.0, published: { export in previous?.1[export].flatMap(Self.mapped) }
         ) { export, produce in
             var bytes: [UInt8] = []
             try produce { bytes += $0 }
@@ -22,6 +22,14 @@ struct ExportRowsTests {
         }
         let table = try #require(made)
         return (files, table.table, table.copied)
+    }
+
+    /// `bytes` as a published file, mapped (the file itself is gone once mapped; the mapping keeps its pages).
+    static func mapped(_ bytes: Data) -> MappedFile? {
+        let path = NSTemporaryDirectory() + "orgdir-export-\(UUID().uuidString)"
+        guard (try? bytes.write(to: URL(fileURLWithPath: path))) != nil else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return MappedFile(path: path)
     }
 
     /// Night one's people (every tenth reporting to the first, by id only), and night two's: three with a new
@@ -77,6 +85,29 @@ struct ExportRowsTests {
         files[.csv] = (files[.csv] ?? Data()) + Data("x".utf8)
         files[.vcf] = files[.vcf]?.dropLast()
         #expect(try Self.exports(users, copyingFrom: (night1.table, files)).copied == 300, "only the JSON fits")
+    }
+
+    @Test("rows copied after their pages were handed back, in order and not, are the published rows")
+    func copiesAfterPagesAreHandedBack() throws {
+        // Thirty rows of 1,000 bytes: every fourth page handed back as the copying moves past it.
+        let rows = (0..<30).map { number in Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ number) }) }
+        let file = try #require(Self.mapped(rows.reduce(Data(), +)))
+        var spans: [RenderFingerprint: ExportRows.Span] = [:]
+        let keys = rows.indices.map { RenderFingerprint(high: UInt64($0), low: 1) }
+        for (number, key) in keys.enumerated() {
+            spans[key] = ExportRows.Span(offset: UInt64(number * 1_000), length: 1_000)
+        }
+        var copier = ExportRowCopier(
+            keeping: true, count: rows.count, previous: ExportRows.File(size: 30_000, spans: spans), published: file,
+            releaseStep: 4_096)
+        var out: [UInt8] = []
+        for number in Array(rows.indices) + [0, 12, 3] {
+            out.removeAll()
+            #expect(copier.copy(keys[number], to: &out))
+            #expect(out == Array(rows[number]), "row \(number)")
+        }
+        #expect(copier.copied == 33)
+        #expect(!copier.copy(RenderFingerprint(high: 99, low: 1), to: &out), "a key the table does not have")
     }
 
     @Test("a table cut short, padded or pointing past its file is not read")

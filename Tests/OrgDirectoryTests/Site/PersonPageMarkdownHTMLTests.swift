@@ -49,6 +49,8 @@ struct PersonPageMarkdownHTMLTests {
     /// One place a value goes in `person.md`, with the HTML the fast path writes for it.
     struct Context: Sendable, CustomTestStringConvertible {
         let name: String
+        /// Values for this place: link targets are made of `hrefPieces` and taken as they are (no display cleanup).
+        var isTarget = false
         let markdown: @Sendable (String) -> [UInt8]
         let html: @Sendable (String, inout PlainHTML) -> Void
         var testDescription: String { name }
@@ -77,7 +79,7 @@ struct PersonPageMarkdownHTMLTests {
             list.end(in: &html)
             list.close(in: &html)
         },
-        Context(name: "link target", markdown: { markdown("[x](", $0, ")\n") }) { value, html in
+        Context(name: "link target", isTarget: true, markdown: { markdown("[x](", $0, ")\n") }) { value, html in
             html.text("<p>")
             html.link("x", value)
             html.text("</p>\n")
@@ -101,9 +103,9 @@ struct PersonPageMarkdownHTMLTests {
         var answered = 0
         let rounds = 4_000
         for _ in 0..<rounds {
-            let made = Self.value(from: context.name == "link target" ? Self.hrefPieces : Self.pieces, &numbers)
+            let made = Self.value(from: context.isTarget ? Self.hrefPieces : Self.pieces, &numbers)
             // Person pages hold display-safe values (`PersonPage.init` cleans them), as does this.
-            let value = context.name == "link target" ? made : SiteEscaping.displayText(made)
+            let value = context.isTarget ? made : SiteEscaping.displayText(made)
             var html = PlainHTML()
             context.html(value, &html)
             guard html.isPlain else { continue }

@@ -27,14 +27,10 @@ struct PageBytes {
         MustacheEscaping.appendHTML(value, to: &bytes)
     }
 
-    /// `{{value}}` of `SiteEscaping.displayText(value)` in an HTML template, with no copy of a value that is clean
-    /// already (nearly all): a list row shows five values, and each copy was a retain of a string other tasks read.
+    /// `{{value}}` of `SiteEscaping.displayText(value)` in an HTML template: a value read where its owner keeps it
+    /// (a list row's fields), made safe to display as it is written.
     mutating func displayHTML(_ value: String) {
-        if SiteEscaping.needsDisplayCleanup(value) {
-            MustacheEscaping.appendHTML(SiteEscaping.displayText(value), to: &bytes)
-        } else {
-            MustacheEscaping.appendHTML(value, to: &bytes)
-        }
+        MustacheEscaping.appendHTML(SiteEscaping.displayText(value), to: &bytes)
     }
 
     /// `prefix`, `displayHTML(value)` and `suffix`, or nothing when `value` is nil (`{{#value}}…{{/value}}`).

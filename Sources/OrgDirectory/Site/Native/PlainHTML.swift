@@ -70,9 +70,7 @@ struct PlainHTML {
                 case 0x3E: entity = "&gt;"
                 case 0x22: entity = "&quot;"
                 case 0x2E:
-                    if position >= 3, Self.isW(before), Self.isW(utf8[position - 2]), Self.isW(utf8[position - 3]) {
-                        plain = false
-                    }
+                    if SiteEscaping.dotEndsWWW(utf8, at: position) { plain = false }
                     continue
                 case 0x20:
                     if before == 0x20 { plain = false }
@@ -96,11 +94,6 @@ struct PlainHTML {
             return plain
         }
         if !plain || (!isASCII && value.unicodeScalars.contains(where: Self.isUnsettled)) { isPlain = false }
-    }
-
-    /// `w` or `W`.
-    private static func isW(_ byte: UInt8) -> Bool {
-        byte == 0x77 || byte == 0x57
     }
 
     /// `[text](href)` as cmark renders it, `.md` links pointing at `.html` (`Markdown.html`'s

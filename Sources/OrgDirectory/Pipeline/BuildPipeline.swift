@@ -131,7 +131,7 @@ public struct BuildPipeline: Sendable {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
         }
-        if let leftover = early.take() { BackgroundRelease.drop(leftover) }
+        if early != nil { BackgroundRelease.drop(early.take()) }
 
         let snapshotURL: URL
         do {

@@ -10,12 +10,17 @@ struct RenderFingerprint: Hashable, Sendable {
     let high: UInt64
     let low: UInt64
 
-    /// The digest of `bytes`.
+    /// The digest of `bytes`: its first 16 bytes read as two big-endian words. Fed as one buffer and read in
+    /// place: `SHA256.hash(data:)` walked the array as a collection of regions and the digest byte by byte through
+    /// its iterator, more time than the hashing itself for the few hundred bytes of a person's input.
     init(hashing bytes: [UInt8]) {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for (index, byte) in SHA256.hash(data: bytes).prefix(16).enumerated() {
-            if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        let (high, low) = hasher.finalize().withUnsafeBytes { digest in
+            (
+                UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: digest.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
         self.init(high: high, low: low)
     }
@@ -83,12 +88,9 @@ struct FingerprintInput {
         add(text)
     }
 
+    /// Eight bytes, little-endian, appended at once (one capacity check, not eight).
     mutating func add(_ number: Int) {
-        var value = UInt64(bitPattern: Int64(number))
-        for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: value))
-            value >>= 8
-        }
+        withUnsafeBytes(of: UInt64(bitPattern: Int64(number)).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func add(_ flag: Bool) {

@@ -10,6 +10,8 @@ struct SiteDirectory: Sendable {
     let tokenTable: SearchTokenTable
     /// Position in `people` by Graph id, to link managers and reports.
     let positionByID: [String: Int]
+    /// How many people a first build's prerender wrote files for (`PreparedPerson.wasPrerendered`).
+    let prerenderedCount: Int
     /// Positions of each manager's direct reports (by the manager's id), in display order.
     let reportsByManagerID: [String: [Int]]
     /// Departments in display order, with the positions of their people.
@@ -97,7 +99,8 @@ struct SiteDirectory: Sendable {
         func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
             var digest: RenderFingerprint?
-            if let known = early?.byID[visible.id], let preparation = known.early,
+            let known = early?.byID[visible.id]
+            if let known, let preparation = known.early,
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible, input: &input)
             {
                 person = PreparedPerson(source: source, early: preparation, ordinarySlug: known.slug)
@@ -110,6 +113,8 @@ struct SiteDirectory: Sendable {
                 person = PreparedPerson(source: source, user: visible, folds: &folds)
             }
             if digests { person.recordDigest = digest ?? visible.recordDigest }
+            person.slugKey = Slug.collisionKey(visible.id)
+            person.wasPrerendered = known != nil
             // Made here, on every core, rather than in the ordered pass after the sort, where the people and the
             // lookups share the two cores; only below `parallelPeopleLimit`, like everything long-lived made in
             // parallel chunks (see `build`).
@@ -167,6 +172,7 @@ struct SiteDirectory: Sendable {
         self.searchTokens = lookups.searchTokens
         self.tokenTable = tokenTable
         self.positionByID = lookups.positionByID
+        self.prerenderedCount = lookups.prerendered
         self.reportsByManagerID = lookups.reports
         self.departments = made.departments
         self.letters = made.letters
@@ -181,7 +187,7 @@ struct SiteDirectory: Sendable {
             ordinary: order.indices.map {
                 prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
             },
-            nameParts: order.map { prepared[$0].slugName }, ids: ids)
+            nameParts: order.map { prepared[$0].slugName }, ids: ids, keys: order.map { prepared[$0].slugKey })
         // Departments by folded key: one lookup a person, the lists kept by number.
         var departmentNumbers: [String: Int] = [:]
         var departmentList: [(key: String, name: String, file: String, people: [Int])] = []
@@ -229,22 +235,24 @@ struct SiteDirectory: Sendable {
     /// in place, never copying a person's whole record.
     private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
-        reports: [String: [Int]]
+        reports: [String: [Int]], prerendered: Int
     ) {
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(order.count)
         var reports: [String: [Int]] = [:]
+        var prerendered = 0
         for (index, position) in order.enumerated() {
             searchTokens.append(prepared[position].searchTokens)
+            if prepared[position].wasPrerendered { prerendered += 1 }
             if positionByID[ids[index]] == nil { positionByID[ids[index]] = index }
             if let manager = users.users[prepared[position].source].manager {
                 reports[manager.id, default: []].append(index)
             }
         }
         let digests = order.compactMap { prepared[$0].recordDigest }
-        return (searchTokens, digests.count == order.count ? digests : [], positionByID, reports)
+        return (searchTokens, digests.count == order.count ? digests : [], positionByID, reports, prerendered)
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:
@@ -276,7 +284,9 @@ struct SiteDirectory: Sendable {
         return made ?? order.indices.map(person)
     }
 
-    /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block.
+    /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block. A large
+    /// list is sorted in two halves at once and merged: the sort was 50 ms of one core at 100,000 people while
+    /// the other waited, between the fetch and the render.
     private static func displayOrder(_ prepared: [PreparedPerson]) -> [Int] {
         var bytes: [UInt8] = []
         var starts: [Int] = [0]
@@ -285,19 +295,25 @@ struct SiteDirectory: Sendable {
             bytes += prepared[index].sortKey
             starts.append(bytes.count)
         }
-        var order = Array(prepared.indices)
-        bytes.withUnsafeBufferPointer { block in
-            guard let base = block.baseAddress else { return }
-            starts.withUnsafeBufferPointer { starts in
-                order.sort { left, right in
-                    let leftLength = starts[left + 1] - starts[left]
-                    let rightLength = starts[right + 1] - starts[right]
-                    let compared = memcmp(base + starts[left], base + starts[right], min(leftLength, rightLength))
-                    return compared != 0 ? compared < 0 : leftLength < rightLength
-                }
-            }
+        let keys = SortKeyBlock(bytes: bytes, starts: starts)
+        guard prepared.count >= 8192 else {
+            var order = Array(prepared.indices)
+            keys.sort(&order[...])
+            return order
         }
-        return order
+        let middle = prepared.count / 2
+        let (low, high) = BothAtOnce.run(
+            { @Sendable in
+                var half = Array(0..<middle)
+                keys.sort(&half[...])
+                return half
+            },
+            { @Sendable in
+                var half = Array(middle..<prepared.count)
+                keys.sort(&half[...])
+                return half
+            })
+        return keys.merge(low, high)
     }
 
     /// The page (under `departments/`, without `.html`) of a department spelled `name`, folded to `key`.
@@ -321,6 +337,57 @@ struct SiteDirectory: Sendable {
     }
 }
 
+/// Everyone's sort keys in one block of bytes (`starts[i]..<starts[i + 1]` is position i's), compared with
+/// `memcmp`: the order of `SiteDirectory.displayOrder`.
+private struct SortKeyBlock: Sendable {
+    let bytes: [UInt8]
+    let starts: [Int]
+
+    /// Sorts positions by their keys (ties by nothing: equal keys are equal people to the order).
+    func sort(_ positions: inout ArraySlice<Int>) {
+        bytes.withUnsafeBufferPointer { block in
+            guard let base = block.baseAddress else { return }
+            starts.withUnsafeBufferPointer { starts in
+                positions.sort { Self.precedes($0, $1, base, starts) }
+            }
+        }
+    }
+
+    /// `first` and `second`, each in order, merged; on equal keys `first`'s come first, as one sort of the
+    /// whole list of positions gave (the halves are the list's two halves in order, and Swift's sort is stable).
+    func merge(_ first: [Int], _ second: [Int]) -> [Int] {
+        var merged: [Int] = []
+        merged.reserveCapacity(first.count + second.count)
+        bytes.withUnsafeBufferPointer { block in
+            guard let base = block.baseAddress else { return }
+            starts.withUnsafeBufferPointer { starts in
+                var (left, right) = (0, 0)
+                while left < first.count, right < second.count {
+                    if Self.precedes(second[right], first[left], base, starts) {
+                        merged.append(second[right])
+                        right += 1
+                    } else {
+                        merged.append(first[left])
+                        left += 1
+                    }
+                }
+                merged += first[left...]
+                merged += second[right...]
+            }
+        }
+        return merged
+    }
+
+    private static func precedes(
+        _ left: Int, _ right: Int, _ base: UnsafePointer<UInt8>, _ starts: UnsafeBufferPointer<Int>
+    ) -> Bool {
+        let leftLength = starts[left + 1] - starts[left]
+        let rightLength = starts[right + 1] - starts[right]
+        let compared = memcmp(base + starts[left], base + starts[right], min(leftLength, rightLength))
+        return compared != 0 ? compared < 0 : leftLength < rightLength
+    }
+}
+
 /// What one person contributes to the directory before the order is known.
 struct PreparedPerson: Sendable {
     /// The user's position in the list the directory is made from (before `hideFields`).
@@ -332,6 +399,10 @@ struct PreparedPerson: Sendable {
     var departmentKey: String?
     /// `Slug.ordinary(namePart: slugName, id:)`, when worked out early.
     var ordinarySlug: String?
+    /// `Slug.collisionKey` of the id: worked out here, on every core, for `Slug.assign`'s ordered pass.
+    var slugKey: UInt32 = 0
+    /// Whether a first build's prerender wrote this person's files (`PrerenderedPeople.byID` has the id).
+    var wasPrerendered = false
     /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
     /// lived values made in parallel chunks fragment the heap of a million-person build).
     var phones: [(label: String, link: TelephoneLink)]?

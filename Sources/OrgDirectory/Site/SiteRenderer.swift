@@ -180,7 +180,7 @@ public struct SiteRenderer: Sendable {
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints))
         }
-        BackgroundRelease.drop((job, directory))
+        BackgroundRelease.drop((consume job, consume directory))
         return report
     }
 }

@@ -25,13 +25,14 @@ public enum Slug {
         assign(ordinary: zip(nameParts, ids).map { ordinary(namePart: $0, id: $1) }, nameParts: nameParts, ids: ids)
     }
 
-    /// `assign` with the ordinary slugs (`ordinary(namePart:id:)`) already worked out too.
-    static func assign(ordinary: [String], nameParts: [String], ids: [String]) -> [String] {
+    /// `assign` with the ordinary slugs (`ordinary(namePart:id:)`) already worked out too, and the ids'
+    /// `collisionKey`s when known (the site directory works them out on every core).
+    static func assign(ordinary: [String], nameParts: [String], ids: [String], keys: [UInt32]? = nil) -> [String] {
         var slugs = ordinary
         // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits: people are
         // sorted by those digits (numbers) and only neighbours with equal digits compare slugs. A dictionary of
         // every slug hashed each whole string, a third of the site directory's one-core pass.
-        var keyed = ids.indices.map { UInt64(idHashValue(ids[$0]) >> 40) << 32 | UInt64($0) }
+        var keyed = ids.indices.map { UInt64(keys?[$0] ?? collisionKey(ids[$0])) << 32 | UInt64($0) }
         keyed.sort()
         var colliding = Set<Int>()
         var start = 0
@@ -108,6 +109,12 @@ public enum Slug {
     /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and platforms.
     static func idHash(_ id: String, length: Int) -> String {
         HexDigits.string(idHashValue(id), count: length)
+    }
+
+    /// The first six hex digits of `idHash(id, …)` as a number: ordinary slugs of two ids can be equal only when
+    /// these are.
+    static func collisionKey(_ id: String) -> UInt32 {
+        UInt32(idHashValue(id) >> 40)
     }
 
     /// The number `idHash` writes in hex (its first six digits are the top 24 bits).

@@ -287,7 +287,7 @@ struct SiteDirectory: Sendable {
     /// Positions in `prepared` in display order: by sort key, compared as bytes of one contiguous block. A large
     /// list is sorted in two halves at once and merged: the sort was 50 ms of one core at 100,000 people while
     /// the other waited, between the fetch and the render.
-    private static func displayOrder(_ prepared: [PreparedPerson]) -> [Int] {
+    static func displayOrder(_ prepared: [PreparedPerson]) -> [Int] {
         var bytes: [UInt8] = []
         var starts: [Int] = [0]
         starts.reserveCapacity(prepared.count + 1)

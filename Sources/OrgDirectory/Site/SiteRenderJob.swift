@@ -73,8 +73,8 @@ struct SiteRenderJob: Sendable {
         return paths
     }
 
-    /// `browse/index.html` and `browse/<letter>[-n].html`.
-    func renderBrowse(to output: some SiteOutput) throws(SiteError) -> [String] {
+    /// `browse/index.html` and `browse/<letter>[-n].html`, copying the rows from `rows` when given.
+    func renderBrowse(to output: some SiteOutput, rows made: ListRows? = nil) throws(SiteError) -> [String] {
         var paths: [String] = []
         let overview = try templates.render(
             "browse", ["root": "../", "letters": ListPage.context(letterLinks(current: nil))])
@@ -87,7 +87,7 @@ struct SiteRenderJob: Sendable {
             for (number, slice) in Self.pages(of: people).enumerated() {
                 let letter = ListPage.Letter(
                     label: label, letters: letters, pages: pagerLinks(base: key, count: people.count, current: number),
-                    rows: slice.map { ListPage.Row(directory.people[$0]) })
+                    rows: slice.map { ListPage.Row(directory.people[$0]) }, made: made)
                 let html = try page(frame(kind: "letter", title: "People: \(label)", root: "../")) {
                     (page: inout PageBytes) throws(SiteError) in
                     try appendBody(of: letter, to: &page)
@@ -98,8 +98,8 @@ struct SiteRenderJob: Sendable {
         return paths
     }
 
-    /// `departments.html` with counts and `departments/<name>[-n].html`.
-    func renderDepartments(to output: some SiteOutput) throws(SiteError) -> [String] {
+    /// `departments.html` with counts and `departments/<name>[-n].html`, copying the rows from `rows` when given.
+    func renderDepartments(to output: some SiteOutput, rows made: ListRows? = nil) throws(SiteError) -> [String] {
         var paths: [String] = []
         let unassigned = directory.people.count - directory.departments.reduce(0) { $0 + $1.people.count }
         let list: [[String: Any]] = directory.departments.map {
@@ -117,7 +117,7 @@ struct SiteRenderJob: Sendable {
                 let list = ListPage.Department(
                     name: name, count: department.people.count,
                     pages: pagerLinks(base: department.file, count: department.people.count, current: number),
-                    rows: slice.map { ListPage.Row(directory.people[$0]) })
+                    rows: slice.map { ListPage.Row(directory.people[$0]) }, made: made)
                 let html = try page(frame(kind: "department", title: department.name, root: "../")) {
                     (page: inout PageBytes) throws(SiteError) in
                     try appendBody(of: list, to: &page)
@@ -126,6 +126,17 @@ struct SiteRenderJob: Sendable {
             }
         }
         return paths
+    }
+
+    /// The browse pages, the department pages and the index, with every row made once (`ListRows`) when both
+    /// kinds of list page are the compiled built-in ones and the directory is not too large for it.
+    func renderLists(to output: some SiteOutput) throws(SiteError) -> [String] {
+        let shared =
+            templates.isBuiltin(CompiledPage.letter) && templates.isBuiltin(CompiledPage.department)
+            && directory.people.count <= ListRows.limit
+        let rows = shared ? ListRows(directory) : nil
+        return try renderBrowse(to: output, rows: rows) + renderDepartments(to: output, rows: rows)
+            + renderIndex(to: output)
     }
 
     private func letterLinks(current: String?) -> [ListPage.LetterLink] {

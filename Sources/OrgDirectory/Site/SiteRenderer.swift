@@ -83,8 +83,10 @@ public struct SiteRenderer: Sendable {
                 // million people stay under 2 GB); below `concurrentIndexLimit` they are separate tasks, because
                 // on a nightly run, with few people to render, that chain is what the run waits for.
                 var pending: [@Sendable () throws -> RenderPart]
+                let lists = { @Sendable () throws -> RenderPart in RenderPart(try job.renderLists(to: output)) }
                 if directory.people.count <= Self.concurrentIndexLimit {
-                    // The token shards first: the longest task of a nightly run.
+                    // Longest first, so the last ones to finish are short: the exports (the longest of a first
+                    // build, and of a nightly run now that it copies rows), the token shards, the list pages.
                     let search = { (part: SiteRenderJob.SearchPart) in
                         { @Sendable () throws -> RenderPart in
                             let piece = try job.renderSearch(part, to: output)
@@ -92,13 +94,12 @@ public struct SiteRenderer: Sendable {
                         }
                     }
                     pending = [
-                        search(.tokens),
                         {
                             let exports = try job.renderExports(to: output)
                             return RenderPart(exports.paths, exports: exports.rows)
                         },
+                        search(.tokens), lists, search(.phones), search(.records),
                     ]
-                    pending += [search(.phones), search(.records)]
                 } else {
                     pending = [
                         {
@@ -106,7 +107,8 @@ public struct SiteRenderer: Sendable {
                             let exports = try job.renderExports(to: output)
                             return RenderPart(
                                 search.paths + exports.paths, shards: search.shards, exports: exports.rows)
-                        }
+                        },
+                        lists,
                     ]
                 }
                 if inPlace != nil {
@@ -116,8 +118,6 @@ public struct SiteRenderer: Sendable {
                     }
                 }
                 pending += [
-                    { RenderPart(try job.renderBrowse(to: output)) },
-                    { RenderPart(try job.renderDepartments(to: output) + (try job.renderIndex(to: output))) },
                     { RenderPart(try job.renderChanges(to: output)) },
                     { RenderPart(try job.writeAssets(to: output)) },
                 ]

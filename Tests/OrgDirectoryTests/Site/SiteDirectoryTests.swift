@@ -97,4 +97,44 @@ struct SiteDirectoryTests {
         #expect(slugs[1] == slugs[0] + "-2")
         #expect(slugs[2] == "grace-hopper-" + Slug.idHash("other", length: Slug.hashLength))
     }
+
+    @Test("a large directory's order, sorted in two halves at once and merged, is one stable sort of everyone's keys")
+    func displayOrderOfHalvesIsOneStableSort() {
+        // Many equal keys (the same few names again and again, the twins) make the merge's tie rule matter.
+        var users = Self.users()
+        let names = ["Ada Twin", "Zed", "’t Hooft", "Ana Ng"]
+        for index in stride(from: 0, to: users.count, by: 3) {
+            users[index].displayName = names[index % names.count]
+            users[index].surname = nil
+            users[index].givenName = nil
+        }
+        let prepared = SiteDirectory.prepare(users[...], hiding: [])
+        let order = SiteDirectory.displayOrder(prepared)
+        let reference = prepared.indices.sorted { prepared[$0].sortKey.lexicographicallyPrecedes(prepared[$1].sortKey) }
+        #expect(prepared.count >= 8192, "large enough to be sorted in halves")
+        #expect(order == reference)
+        let small = Array(prepared.prefix(100))
+        #expect(
+            SiteDirectory.displayOrder(small)
+                == small.indices.sorted { small[$0].sortKey.lexicographicallyPrecedes(small[$1].sortKey) })
+    }
+
+    @Test("the ids' collision keys worked out beforehand give the same slugs as working them out in the pass")
+    func slugsWithCollisionKeys() {
+        let parts = ["ada-lovelace", "ada-lovelace", "grace-hopper", "ada-lovelace"]
+        let ids = ["same", "same", "other", "third"]
+        let ordinary = zip(parts, ids).map { Slug.ordinary(namePart: $0, id: $1) }
+        let keyed = Slug.assign(ordinary: ordinary, nameParts: parts, ids: ids, keys: ids.map(Slug.collisionKey))
+        #expect(keyed == Slug.assign(ordinary: ordinary, nameParts: parts, ids: ids))
+        #expect(keyed == Slug.assign(nameParts: parts, ids: ids))
+        #expect(Slug.collisionKey("same") == UInt32(Slug.idHashValue("same") >> 40))
+        #expect(Slug.idHash("same", length: 6) == String(Slug.collisionKey("same"), radix: 16).leftPadded(to: 6))
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `length` characters.
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
 }

@@ -73,6 +73,26 @@ struct SitePrerenderTests {
         #expect(run.report.fingerprints?.count == final.count)
     }
 
+    @Test("a leaver's prerendered pages go even when a record that arrived twice makes the counts match")
+    func leaverGoesBesideARepeatedRecord() async throws {
+        let people = SiteFixtures.friendly.map { user in
+            var user = user
+            user.manager = nil
+            return user
+        }
+        let leaver = User(
+            id: "0a1b2c3d-0000-4000-8000-000000000078", userPrincipalName: "leaver@contoso.com",
+            displayName: "Lea Leaver", givenName: "Lea", surname: "Leaver")
+        // As many people prerendered as the final list has, and every final person was prerendered: only the ids
+        // tell that the leaver is not among them.
+        let final = people + [people[0]]
+        let run = try await Self.build(arriving: people + [leaver], final: final, batch: 3)
+        defer { try? FileManager.default.removeItem(at: run.root) }
+        let published = try SiteRenderReuseTests.Nightly.files(in: run.output)
+        #expect(!published.keys.contains { $0.contains("lea-leaver") }, "the leaver's prerendered pages are gone")
+        #expect(published.keys.filter { $0.hasPrefix("people/") }.count == final.count * 3)
+    }
+
     @Test("with nobody linked to anyone, every prerendered page is kept and nothing is written twice")
     func everyoneKept() async throws {
         let people = SiteFixtures.friendly.map { user in

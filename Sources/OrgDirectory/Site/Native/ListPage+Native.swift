@@ -35,10 +35,15 @@ extension ListPage {
         page.text("</li>\n")
     }
 
-    /// `{{#people}}{{>person-row}}{{/people}}` inside `<ul class="people">`.
-    private static func append(_ rows: [Row], root: String, to page: inout PageBytes) {
+    /// `{{#people}}{{>person-row}}{{/people}}` inside `<ul class="people">`; the rows are copied from `made` when
+    /// given (made for `root`).
+    private static func append(_ rows: [Row], root: String, made: ListRows? = nil, to page: inout PageBytes) {
         page.text("<ul class=\"people\">\n")
-        for row in rows { append(row, root: root, to: &page) }
+        if let made {
+            for row in rows { made.append(row.person.index, to: &page) }
+        } else {
+            for row in rows { append(row, root: root, to: &page) }
+        }
         page.text("</ul>\n")
     }
 
@@ -124,7 +129,7 @@ extension ListPage {
         page.text("</h1>\n")
         append(letter.letters, root: "../", to: &page)
         append(letter.pages, to: &page)
-        append(letter.rows, root: "../", to: &page)
+        append(letter.rows, root: "../", made: letter.made, to: &page)
         append(letter.pages, to: &page)
     }
 
@@ -136,7 +141,7 @@ extension ListPage {
         page.number(department.count)
         page.text(" people</p>\n")
         append(department.pages, to: &page)
-        append(department.rows, root: "../", to: &page)
+        append(department.rows, root: "../", made: department.made, to: &page)
         append(department.pages, to: &page)
     }
 }

@@ -57,6 +57,8 @@ enum ListPage {
         let letters: [LetterLink]
         let pages: [PagerLink]
         let rows: [Row]
+        /// The rows made already (the compiled page copies them from here).
+        var made: ListRows? = nil
     }
 
     /// `departments/<name>[-n].html`: one page of a department's people.
@@ -65,5 +67,7 @@ enum ListPage {
         let count: Int
         let pages: [PagerLink]
         let rows: [Row]
+        /// The rows made already (the compiled page copies them from here).
+        var made: ListRows? = nil
     }
 }

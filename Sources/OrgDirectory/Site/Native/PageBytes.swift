@@ -22,6 +22,11 @@ struct PageBytes {
         bytes.append(contentsOf: value)
     }
 
+    /// Bytes already rendered, from a larger buffer (`ListRows`).
+    mutating func raw(_ value: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: value)
+    }
+
     /// `{{value}}` in an HTML template.
     mutating func html(_ value: String) {
         MustacheEscaping.appendHTML(value, to: &bytes)

@@ -37,9 +37,14 @@ enum ProcessAllocator {
     /// Milliseconds mimalloc keeps freed memory before handing it back to the kernel.
     static let decommitDelay = 500
 
-    /// How `--verbose` names the allocator.
+    /// How `--verbose` names the allocator (and, for mimalloc, how long it keeps freed memory).
     static var description: String {
-        mimallocVersion.map { "mimalloc \($0)" } ?? "the C library's malloc"
+        guard let version = mimallocVersion else { return "the C library's malloc" }
+        #if canImport(CMimalloc)
+            return "mimalloc \(version) (freed memory kept \(mi_option_get(mi_option_decommit_delay)) ms)"
+        #else
+            return "mimalloc \(version)"
+        #endif
     }
 
     /// mimalloc's version when it serves this process's `malloc`, nil otherwise. Linking is not enough: a

@@ -112,7 +112,9 @@ extension SiteRenderer {
     ) async throws(SiteError) -> PrerenderedPeople {
         let job = SiteRenderJob(
             options: options, templates: templates, directory: SiteDirectory(users: [], hiding: options.hideFields),
-            stamp: SiteStamp(generatedAt), history: SiteHistory(ChangeHistory(), hiding: options.hideFields))
+            stamp: SiteStamp(generatedAt), history: SiteHistory(ChangeHistory(), hiding: options.hideFields)
+        )
+        .withPersonFrame()
         let site = SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
         var result = PrerenderedPeople()
         let caches = PrerenderCaches()

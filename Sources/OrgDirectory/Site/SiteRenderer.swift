@@ -56,7 +56,9 @@ public struct SiteRenderer: Sendable {
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
-            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil)
+            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil
+        )
+        .withPersonFrame()
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)

@@ -55,3 +55,34 @@ struct ListRowsTests {
         #expect(!page.contains("class=\"person\""))
     }
 }
+
+/// Person pages write the layout from pieces made once (`FrameBytes`): the pieces around any title, and the tail
+/// for any stamp, must be what the layout writes for that page.
+@Suite("Person page frame made once")
+struct FrameBytesTests {
+    static let stamp = SiteStamp(Date(timeIntervalSince1970: 1_763_000_000))
+
+    static func frame(title: String, stamp: SiteStamp = Self.stamp, siteTitle: String = "Contoso <People>")
+        -> PageFrame
+    {
+        PageFrame(
+            siteTitle: siteTitle, pageTitle: title, root: "../", scripts: [], kind: "person", isIndex: false,
+            stamp: stamp, exports: SiteExport.allCases)
+    }
+
+    @Test("the frame made once writes every title and stamp as the layout does", arguments: SiteFixtures.hostile)
+    func sameBytesAsTheLayout(title: String) {
+        let pieces = FrameBytes(Self.frame(title: "ignored"))
+        let otherStamp = SiteStamp(Date(timeIntervalSince1970: 1_700_000_000))
+        for stamp in [Self.stamp, otherStamp] {
+            let frame = Self.frame(title: title, stamp: stamp)
+            var expected = PageBytes()
+            frame.appendHead(to: &expected)
+            frame.appendTail(to: &expected)
+            var made = PageBytes()
+            pieces.appendHead(title: SiteEscaping.displayText(title), to: &made)
+            pieces.appendTail(stamp: stamp, frame: frame, to: &made)
+            #expect(made.bytes == expected.bytes)
+        }
+    }
+}

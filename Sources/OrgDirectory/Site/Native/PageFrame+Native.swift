@@ -3,6 +3,13 @@
 extension PageFrame {
     /// Everything up to `{{{content}}}`.
     func appendHead(to page: inout PageBytes) {
+        appendHeadStart(to: &page)
+        page.html(pageTitle)
+        appendHeadRest(to: &page)
+    }
+
+    /// The head up to the page title, which is the same for every page.
+    func appendHeadStart(to page: inout PageBytes) {
         page.text(
             """
             <!DOCTYPE html>
@@ -16,7 +23,10 @@ extension PageFrame {
             <meta name="generator" content="orgdir">
             <title>
             """)
-        page.html(pageTitle)
+    }
+
+    /// The head after the page title: the same for every page of one kind and root.
+    func appendHeadRest(to page: inout PageBytes) {
         page.text(" · ")
         page.html(siteTitle)
         page.text("</title>\n<link rel=\"stylesheet\" href=\"")
@@ -83,5 +93,47 @@ extension PageFrame {
             }
         }
         page.text("</p>\n</footer>\n</body>\n</html>\n")
+    }
+}
+
+/// A layout's bytes around the page title and the body, worked out once for pages that differ in nothing else:
+/// the person pages, whose frames differ only in the title (and in the stamp of a person whose record changed
+/// since the history began). Writing the frame piece by piece, escaping the site title and root every time, was
+/// about 1.3 % of a first build's CPU.
+struct FrameBytes: Sendable {
+    private let start: [UInt8]
+    private let rest: [UInt8]
+    private let tail: [UInt8]
+    /// The stamp `tail` shows.
+    private let stamp: SiteStamp
+
+    /// The pieces of `frame` (its page title is not used).
+    init(_ frame: PageFrame) {
+        var page = PageBytes()
+        frame.appendHeadStart(to: &page)
+        start = page.bytes
+        page = PageBytes()
+        frame.appendHeadRest(to: &page)
+        rest = page.bytes
+        page = PageBytes()
+        frame.appendTail(to: &page)
+        tail = page.bytes
+        stamp = frame.stamp
+    }
+
+    /// `frame.appendHead` for a frame like the one these were made from, titled `title` (safe to display).
+    func appendHead(title: String, to page: inout PageBytes) {
+        page.raw(start)
+        page.html(title)
+        page.raw(rest)
+    }
+
+    /// `frame.appendTail` for a frame like the one these were made from, showing `stamp`.
+    func appendTail(stamp: SiteStamp, frame: @autoclosure () -> PageFrame, to page: inout PageBytes) {
+        if stamp.iso == self.stamp.iso && stamp.display == self.stamp.display {
+            page.raw(tail)
+        } else {
+            frame().appendTail(to: &page)
+        }
     }
 }

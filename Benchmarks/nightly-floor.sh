@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The least a nightly rebuild can cost: the files one nightly run writes (1% of the people changed, the bench's churn),
+# written by the floor writer alone (open + one write + close each, no templating). One full build and one nightly
+# first (untimed, so the spare site exists), then 1% more changed and the timed nightly; every file it wrote (newer
+# than its start) goes into a manifest the floor writer replays ROUNDS times. Needs the release binaries of
+# Benchmarks/run.sh and cc.
+#   Benchmarks/nightly-floor.sh [PEOPLE=100000] [ROUNDS=3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export users=${1:-100000} bin=.build-bench/release dir=/dev/shm/orgdir-nightly-floor
+rounds=${2:-3}
+rm -rf "$dir" && mkdir -p "$dir"
+# shellcheck source=Benchmarks/sandbox.sh
+source Benchmarks/sandbox.sh
+trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
+cc -O2 -o "$dir/floor" Benchmarks/floor/floor.c
+export ORGDIR_CLIENT_SECRET=sandbox-secret
+change() {
+  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
+    "$base/_sandbox/changes" > /dev/null
+}
+"$bin/orgdir" build --config "$dir/settings.plist" --quiet
+change 1000
+"$bin/orgdir" build --config "$dir/settings.plist" --quiet
+change 1001
+touch "$dir/started" && sleep 1
+/usr/bin/time -f 'nightly: %e s wall, %U s user, %S s sys' "$bin/orgdir" build --config "$dir/settings.plist" --quiet
+(cd "$dir/Output" && find . -type f -newer "$dir/started" -printf '%s\t%P\n' | sort -k2) > "$dir/manifest"
+awk -F'\t' '{ split($2, part, "/"); n[part[1]]++; s[part[1]] += $1; t += $1 }
+  END { for (k in n) printf "  %-16s %6d files %12d bytes\n", k, n[k], s[k]; printf "  total %d bytes\n", t }' \
+  "$dir/manifest" | sort -k4 -n -r
+for _ in $(seq 1 "$rounds"); do
+  rm -rf "$dir/floor-out"
+  /usr/bin/time -f 'floor writer, the nightly'"'"'s files: %e s wall, %U s user, %S s sys' \
+    "$dir/floor" "$dir/manifest" "$dir/floor-out" > /dev/null
+done

@@ -10,6 +10,20 @@ import Testing
 struct SitePrerenderTests {
     static let generatedAt = Date(timeIntervalSince1970: 1_763_000_000)
 
+    /// Someone who arrives during the fetch but is not in the final list.
+    static let leaver = User(
+        id: "0a1b2c3d-0000-4000-8000-000000000078", userPrincipalName: "leaver@contoso.com",
+        displayName: "Lea Leaver", givenName: "Lea", surname: "Leaver")
+
+    /// The friendly fixture with nobody's manager named, so no page links to another.
+    static var friendlyWithoutManagers: [User] {
+        SiteFixtures.friendly.map { user in
+            var user = user
+            user.manager = nil
+            return user
+        }
+    }
+
     /// Prerenders `arriving` in batches of `batch` into a staging folder, renders `final` over it, publishes.
     static func build(
         arriving: [User], final: [User], batch: Int = 7
@@ -48,12 +62,9 @@ struct SitePrerenderTests {
             id: "0a1b2c3d-0000-4000-8000-000000000077", userPrincipalName: "orphan@contoso.com",
             displayName: "Olga Orphan", givenName: "Olga", surname: "Orphan",
             manager: ManagerReference(id: "0a1b2c3d-0000-4000-8000-0000000000ff", displayName: "Gone Person"))
-        let leaver = User(
-            id: "0a1b2c3d-0000-4000-8000-000000000078", userPrincipalName: "leaver@contoso.com",
-            displayName: "Lea Leaver", givenName: "Lea", surname: "Leaver")
         let hostile = SiteFixtures.hostile.enumerated().map { SiteFixtures.hostileUser($1, number: $0) }
         let final = SiteFixtures.friendly + [twin, otherTwin, orphan] + hostile
-        let run = try await Self.build(arriving: final + [leaver], final: final)
+        let run = try await Self.build(arriving: final + [Self.leaver], final: final)
         defer { try? FileManager.default.removeItem(at: run.root) }
 
         // Kept: Иван, Gertrud, 王小明 and Νίκος. Rendered again: Søren and Jürgen (their reports appear), both
@@ -75,18 +86,11 @@ struct SitePrerenderTests {
 
     @Test("a leaver's prerendered pages go even when a record that arrived twice makes the counts match")
     func leaverGoesBesideARepeatedRecord() async throws {
-        let people = SiteFixtures.friendly.map { user in
-            var user = user
-            user.manager = nil
-            return user
-        }
-        let leaver = User(
-            id: "0a1b2c3d-0000-4000-8000-000000000078", userPrincipalName: "leaver@contoso.com",
-            displayName: "Lea Leaver", givenName: "Lea", surname: "Leaver")
+        let people = Self.friendlyWithoutManagers
         // As many people prerendered as the final list has, and every final person was prerendered: only the ids
         // tell that the leaver is not among them.
         let final = people + [people[0]]
-        let run = try await Self.build(arriving: people + [leaver], final: final, batch: 3)
+        let run = try await Self.build(arriving: people + [Self.leaver], final: final, batch: 3)
         defer { try? FileManager.default.removeItem(at: run.root) }
         let published = try SiteRenderReuseTests.Nightly.files(in: run.output)
         #expect(!published.keys.contains { $0.contains("lea-leaver") }, "the leaver's prerendered pages are gone")
@@ -95,11 +99,7 @@ struct SitePrerenderTests {
 
     @Test("with nobody linked to anyone, every prerendered page is kept and nothing is written twice")
     func everyoneKept() async throws {
-        let people = SiteFixtures.friendly.map { user in
-            var user = user
-            user.manager = nil
-            return user
-        }
+        let people = Self.friendlyWithoutManagers
         let run = try await Self.build(arriving: people, final: people, batch: 2)
         defer { try? FileManager.default.removeItem(at: run.root) }
         #expect(run.report.peoplePrerendered == people.count)

@@ -343,7 +343,7 @@ private struct SortKeyBlock: Sendable {
     let bytes: [UInt8]
     let starts: [Int]
 
-    /// Sorts positions by their keys (ties by nothing: equal keys are equal people to the order).
+    /// Sorts positions by their keys; Swift's sort is stable, so positions with equal keys keep their order.
     func sort(_ positions: inout ArraySlice<Int>) {
         bytes.withUnsafeBufferPointer { block in
             guard let base = block.baseAddress else { return }

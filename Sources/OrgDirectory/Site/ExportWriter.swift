@@ -77,7 +77,7 @@ struct ExportWriter {
             switch format {
             case .csv(let columns, let extraKeys): appendCSVRow(person, columns: columns, extraKeys: extraKeys)
             case .json(let keys): appendJSONObject(person, keys: keys)
-            case .vcf: out.bytes += VCard.cardBytes(for: person)
+            case .vcf: VCard.appendCard(for: person, to: &out.bytes)
             }
         }
         rows.record(key, at: start..<out.position)

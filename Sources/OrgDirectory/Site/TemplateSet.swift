@@ -6,6 +6,9 @@ import Mustache
 struct TemplateSet: Sendable {
     /// Where each template came from, for error messages (`built-in:person.mustache` or a path).
     let sources: [String: String]
+    /// The templates that come from the binary (`isBuiltin`), worked out once: asked several times for every
+    /// person page, comparing each source with a `built-in:…` string made for the purpose cost an allocation each.
+    let builtinNames: Set<String>
     /// Asset files by relative path (`assets/site.css`), written to the site as they are.
     let assets: [String: [UInt8]]
     /// A digest of every template text and asset, so a changed set invalidates stored render fingerprints.
@@ -27,7 +30,7 @@ struct TemplateSet: Sendable {
     init(overriding directory: URL?) throws(SiteError) {
         _ = Self.markdownContentTypeRegistered
         var texts: [String: (text: String, source: String)] = [:]
-        for (name, text) in BuiltinTemplates.templates { texts[name] = (text, "built-in:\(name).mustache") }
+        for (name, text) in BuiltinTemplates.templates { texts[name] = (text, Self.builtinSource(name)) }
         var assets: [String: [UInt8]] = [:]
         for (path, text) in BuiltinTemplates.assets { assets[path] = Array(text.utf8) }
         if let directory {
@@ -54,6 +57,7 @@ struct TemplateSet: Sendable {
         self.library = library
         self.assets = assets
         self.sources = texts.mapValues(\.source)
+        self.builtinNames = Set(texts.keys.filter { texts[$0]?.source == Self.builtinSource($0) })
         self.fingerprint = Self.fingerprint(texts: texts.mapValues(\.text), assets: assets)
     }
 

@@ -15,11 +15,26 @@ enum VCard {
         cardBytes(of: person.user, phones: person.phones)
     }
 
-    /// `cardBytes(for:)` from the person's user, borrowed where it is kept (a copy retained every field).
+    /// `cardBytes(for:)` appended to `bytes`, for `people.vcf`, which is everyone's cards one after another: made
+    /// in place, where a card of its own was an array made, copied and freed for each person.
+    static func appendCard(for person: SitePerson, to bytes: inout [UInt8]) {
+        var card = CardBytes(continuing: &bytes)
+        appendCard(of: person.user, phones: person.phones, to: &card)
+        swap(&card.bytes, &bytes)
+    }
+
+    /// The card of `user` with `phones`, the user borrowed where it is kept (a copy retained every field).
     private static func cardBytes(
         of user: borrowing User, phones: [(label: String, link: TelephoneLink)]
     ) -> [UInt8] {
         var card = CardBytes()
+        appendCard(of: user, phones: phones, to: &card)
+        return card.bytes
+    }
+
+    private static func appendCard(
+        of user: borrowing User, phones: [(label: String, link: TelephoneLink)], to card: inout CardBytes
+    ) {
         card.raw("BEGIN:VCARD\r\nVERSION:4.0\r\n")
         if isUUID(user.id) {
             card.raw("UID:urn:uuid:")
@@ -77,7 +92,6 @@ enum VCard {
             card.endLine()
         }
         card.raw("END:VCARD\r\n")
-        return card.bytes
     }
 
     /// A card's bytes, one content line at a time: parts are appended to the open line, and `endLine` folds it
@@ -89,6 +103,12 @@ enum VCard {
 
         init() {
             bytes.reserveCapacity(512)
+        }
+
+        /// A card appended to `bytes`, which it takes over (`bytes` is left empty until handed back).
+        init(continuing bytes: inout [UInt8]) {
+            swap(&self.bytes, &bytes)
+            lineStart = self.bytes.count
         }
 
         /// Appends `part` as it is (a literal, or a value that needs no escaping).

@@ -90,5 +90,13 @@ struct SiteExportParsingTests {
             let single = try SitePython.run(SitePython.vCardReader, [folder.appendingPathComponent(path).path])
             #expect(single.status == 0, "\(path): \(single.stderr)")
         }
+        // The export's cards are made in place, one after another: they are the person files' cards, in the
+        // directory's order, byte for byte (long lines folded the same way).
+        let directory = SiteDirectory(users: Self.people, hiding: [])
+        var concatenated = Data()
+        for person in directory.people {
+            concatenated += try Data(contentsOf: folder.appendingPathComponent("people/\(person.slug).vcf"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: all)) == concatenated)
     }
 }

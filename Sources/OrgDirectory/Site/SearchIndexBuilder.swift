@@ -480,12 +480,13 @@ struct SearchIndexBuilder {
             bytes.append(0x22)
             bytes.append(last ? 0x5D : 0x2C)
         }
+        let phone = person.primaryPhone
         bytes.append(0x5B)
         field(person.user.displayName)
         field(person.user.jobTitle)
         field(person.user.department)
-        field(person.phones.isEmpty ? nil : person.phones[0].link.written)
-        field(person.phones.isEmpty ? nil : person.phones[0].link.uri)
+        field(phone?.written)
+        field(phone?.uri)
         field(person.user.mail)
         field(person.slug, last: true)
     }

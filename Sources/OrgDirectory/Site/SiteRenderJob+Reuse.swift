@@ -24,7 +24,8 @@ extension SiteRenderJob {
     /// files each only to count them was some 300,000 strings made and freed.
     func renderPeople(
         _ range: Range<Int>, reusing previous: RenderFingerprints?, inPlace: RenderFingerprints? = nil,
-        prerendered: PrerenderedPeople? = nil, site: [UInt8], listingPaths: Bool = true, to output: some SiteOutput
+        prerendered: PrerenderedPeople? = nil, site: RenderFingerprint, listingPaths: Bool = true,
+        to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk(start: range.lowerBound)
         if listingPaths { chunk.paths.reserveCapacity(range.count * 3) }
@@ -136,10 +137,10 @@ extension SiteRenderJob {
 
     /// The site-wide inputs of every person page: format and orgdir version, the running build and cmark-gfm
     /// (a rebuilt binary or an upgraded library may render differently), the options a person page shows
-    /// (title, exports in the layout, hidden fields) and the template set. Returned as their digest's 16 bytes,
-    /// which every person's input starts with: the inputs themselves are a few hundred bytes, hashed again for
-    /// every person twice in a first build.
-    static func siteFingerprintInput(options: SiteOptions, templates: TemplateSet) -> [UInt8] {
+    /// (title, exports in the layout, hidden fields) and the template set. Their digest is what every person's
+    /// input starts with: the inputs themselves are a few hundred bytes, hashed again for every person twice in a
+    /// first build.
+    static func siteFingerprint(options: SiteOptions, templates: TemplateSet) -> RenderFingerprint {
         var input = FingerprintInput()
         input.add("orgdir-person-files/4")
         input.add(OrgDirVersion.current)
@@ -149,8 +150,7 @@ extension SiteRenderJob {
         input.add(options.exports.map(\.rawValue).sorted().joined(separator: ","))
         input.add(options.hideFields.sorted().joined(separator: "\n"))
         input.add(templates.fingerprint.hex)
-        let digest = input.fingerprint
-        return withUnsafeBytes(of: (digest.high.bigEndian, digest.low.bigEndian)) { Array($0) }
+        return input.fingerprint
     }
 
     /// Everything `renderPerson` reads for `person` with `links`, in a fixed order: the record after hiding (by its
@@ -159,10 +159,10 @@ extension SiteRenderJob {
     /// and the person's history lines. A change to any of them (a manager renamed, a report added, a slug
     /// lengthened by a new collision) changes the fingerprint; anything else leaves it as it was.
     func addFingerprintInput(
-        of person: SitePerson, recordDigest: RenderFingerprint, links: PersonLinks, site: [UInt8],
+        of person: SitePerson, recordDigest: RenderFingerprint, links: PersonLinks, site: RenderFingerprint,
         to input: inout FingerprintInput
     ) {
-        input.add(bytes: site)
+        input.add(site)
         input.add(recordDigest)
         input.add(person.slug)
         input.add(person.departmentFile)

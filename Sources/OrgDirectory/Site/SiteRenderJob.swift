@@ -17,19 +17,6 @@ struct SiteRenderJob: Sendable {
     /// The person pages' frame, made once (`withPersonFrame()`); nil makes it for each page.
     var personFrame: FrameBytes? = nil
 
-    /// This job with the person pages' frame made once, when the built-in layout is in use.
-    func withPersonFrame() -> SiteRenderJob {
-        guard templates.isBuiltin(CompiledPage.layout) else { return self }
-        var job = self
-        job.personFrame = FrameBytes(personPageFrame(title: "", stamp: stamp))
-        return job
-    }
-
-    /// The frame of a person page titled `title` showing `stamp`.
-    private func personPageFrame(title: String, stamp: SiteStamp) -> PageFrame {
-        frame(kind: "person", title: title, root: "../", stamp: stamp)
-    }
-
     // MARK: - Person pages
 
     /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`.
@@ -53,20 +40,9 @@ struct SiteRenderJob: Sendable {
         let model = PersonPage(person, stamp: personStamp, links: links, history: history)
         let markdown = try markdown(of: model)
         let fragment = try markdownHTML(of: model, markdown: markdown, path: base + ".md")
-        let html: [UInt8]
-        if let personFrame {
-            var page = PageBytes(capacity: 8192)
-            personFrame.appendHead(title: SiteEscaping.displayText(person.user.displayName), to: &page)
+        let html = try personPage(title: person.user.displayName, stamp: personStamp) {
+            (page: inout PageBytes) throws(SiteError) in
             try appendBody(of: model, markdownHTML: fragment, to: &page)
-            personFrame.appendTail(
-                stamp: personStamp, frame: personPageFrame(title: person.user.displayName, stamp: personStamp),
-                to: &page)
-            html = page.bytes
-        } else {
-            html = try page(personPageFrame(title: person.user.displayName, stamp: personStamp)) {
-                (page: inout PageBytes) throws(SiteError) in
-                try appendBody(of: model, markdownHTML: fragment, to: &page)
-            }
         }
         try write(markdown, base + ".md", output, &paths)
         try write(html, base + ".html", output, &paths)

@@ -115,7 +115,7 @@ extension SiteRenderer {
             stamp: SiteStamp(generatedAt), history: SiteHistory(ChangeHistory(), hiding: options.hideFields)
         )
         .withPersonFrame()
-        let site = SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
+        let site = SiteRenderJob.siteFingerprint(options: options, templates: templates)
         var result = PrerenderedPeople()
         let caches = PrerenderCaches()
         do {
@@ -152,7 +152,7 @@ extension SiteRenderJob {
     /// Renders `users` on their assumed links (see `PersonLinks.assumed`) with ordinary slugs, folding and
     /// tokenizing with caches taken from (and given back to) `caches`.
     func prerender(
-        _ users: [User], site: [UInt8], to output: some SiteOutput, caches: PrerenderCaches
+        _ users: [User], site: RenderFingerprint, to output: some SiteOutput, caches: PrerenderCaches
     ) throws(SiteError) -> [PrerenderedPeople.Written] {
         var written: [PrerenderedPeople.Written] = []
         written.reserveCapacity(users.count)

@@ -61,7 +61,7 @@ public struct SiteRenderer: Sendable {
         .withPersonFrame()
         let site =
             published == nil && prerendered == nil
-            ? nil : SiteRenderJob.siteFingerprintInput(options: options, templates: templates)
+            ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)
         let previous = previous.flatMap { $0.output == published ? $0.indexed() : nil }
         let inPlace = inPlace.flatMap { $0.output == published ? $0.indexed() : nil }
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }

@@ -12,7 +12,9 @@ enum VCard {
     /// building each line (and each escaped value) as a `String` was most of the `people.vcf` export's time, and a
     /// build makes every card twice (the person's file and the export).
     static func cardBytes(for person: SitePerson) -> [UInt8] {
-        cardBytes(of: person.user, phones: person.phones)
+        var card = CardBytes()
+        appendCard(of: person.user, phones: person.phones, to: &card)
+        return card.bytes
     }
 
     /// `cardBytes(for:)` appended to `bytes`, for `people.vcf`, which is everyone's cards one after another: made
@@ -23,15 +25,8 @@ enum VCard {
         swap(&card.bytes, &bytes)
     }
 
-    /// The card of `user` with `phones`, the user borrowed where it is kept (a copy retained every field).
-    private static func cardBytes(
-        of user: borrowing User, phones: [(label: String, link: TelephoneLink)]
-    ) -> [UInt8] {
-        var card = CardBytes()
-        appendCard(of: user, phones: phones, to: &card)
-        return card.bytes
-    }
-
+    /// The card of `user` with `phones` appended to `card`, the user borrowed where it is kept (a copy retained
+    /// every field).
     private static func appendCard(
         of user: borrowing User, phones: [(label: String, link: TelephoneLink)], to card: inout CardBytes
     ) {

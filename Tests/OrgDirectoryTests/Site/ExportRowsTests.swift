@@ -32,6 +32,33 @@ struct ExportRowsTests {
         return MappedFile(path: path)
     }
 
+    /// What a write that cannot open its file throws.
+    struct CannotOpen: Error {}
+
+    @Test("an export that cannot be opened stops the exports opened before it: the error comes out, nothing is written")
+    func failedOpenStopsTheExportsOpenBefore() throws {
+        let directory = SiteDirectory(users: SiteBenchmarkDirectory.users(count: 50), hiding: [])
+        var opened: [SiteExport] = []
+        var emitted: [SiteExport: Int] = [:]
+        var finished: [SiteExport] = []
+        #expect(throws: CannotOpen.self) {
+            try SiteExports.write(
+                SiteExport.allCases, of: directory, hidden: [], keepingTable: true, previous: nil,
+                published: { _ in nil }
+            ) { export, produce in
+                opened.append(export)
+                if export == .json { throw CannotOpen() }
+                try produce { emitted[export, default: 0] += $0.count }
+                finished.append(export)
+            }
+        }
+        // The files are opened one inside the other before any row is made: the CSV, open first, gets no byte
+        // and is not finished, and the vCards are never opened.
+        #expect(opened == [.csv, .json])
+        #expect(emitted.isEmpty)
+        #expect(finished.isEmpty)
+    }
+
     /// Night one's people (every tenth reporting to the first, by id only), and night two's: three with a new
     /// title, the manager renamed, two gone and one new.
     static func nights() -> (first: [User], second: [User]) {

@@ -14,15 +14,15 @@ extension ListPage {
         page.text("</a>")
         page.displayHTML(person.user.jobTitle, between: " <span class=\"job\">", and: "</span>")
         page.displayHTML(person.user.department, between: " <span class=\"dept\">", and: "</span>")
-        if !person.phones.isEmpty {
-            if let phoneHref = person.phones[0].link.uri {
+        if let phone = person.primaryPhone {
+            if let phoneHref = phone.uri {
                 page.text(" <a class=\"phone\" href=\"")
                 page.displayHTML(phoneHref)
                 page.text("\">")
-                page.displayHTML(person.phones[0].link.written)
+                page.displayHTML(phone.written)
                 page.text("</a>")
             } else {
-                page.displayHTML(person.phones[0].link.written, between: " <span class=\"phone\">", and: "</span>")
+                page.displayHTML(phone.written, between: " <span class=\"phone\">", and: "</span>")
             }
         }
         if let mail = person.user.mail {

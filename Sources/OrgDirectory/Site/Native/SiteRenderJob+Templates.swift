@@ -38,6 +38,32 @@ extension SiteRenderJob {
         return Array(try templates.render("layout", frame.mustacheContext(content: content)).utf8)
     }
 
+    /// A person page titled `title` showing `stamp`: `body` with the layout around it, from the pieces made once
+    /// (`personFrame`) when there are some.
+    func personPage(
+        title: String, stamp: SiteStamp, body: (inout PageBytes) throws(SiteError) -> Void
+    ) throws(SiteError) -> [UInt8] {
+        guard let personFrame else { return try page(personPageFrame(title: title, stamp: stamp), body: body) }
+        var page = PageBytes(capacity: 8192)
+        personFrame.appendHead(title: SiteEscaping.displayText(title), to: &page)
+        try body(&page)
+        personFrame.appendTail(stamp: stamp, frame: personPageFrame(title: title, stamp: stamp), to: &page)
+        return page.bytes
+    }
+
+    /// This job with the person pages' frame made once (`personPage`), when the built-in layout is in use.
+    func withPersonFrame() -> SiteRenderJob {
+        guard templates.isBuiltin(CompiledPage.layout) else { return self }
+        var job = self
+        job.personFrame = FrameBytes(personPageFrame(title: "", stamp: stamp))
+        return job
+    }
+
+    /// The frame of a person page titled `title` showing `stamp`.
+    private func personPageFrame(title: String, stamp: SiteStamp) -> PageFrame {
+        frame(kind: "person", title: title, root: "../", stamp: stamp)
+    }
+
     /// `person.md` for one person.
     func markdown(of person: PersonPage) throws(SiteError) -> [UInt8] {
         if templates.isBuiltin(CompiledPage.personMarkdown) { return person.markdownBytes() }

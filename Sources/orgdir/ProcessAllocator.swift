@@ -28,8 +28,9 @@ enum ProcessAllocator {
             // Memory freed and not reused within mimalloc's 25 ms (2.0's default) goes back to the kernel, and the
             // next allocation faults it in again, zeroed. A build frees and makes a page of people's strings every
             // few milliseconds per core: at 100,000 people, half a second kept 136,000 page faults down to 94,000
-            // for 15 MB more at the peak (Benchmarks/README.md, "mimalloc keeps freed memory longer"). The
-            // environment's MIMALLOC_DECOMMIT_DELAY, when set, still wins.
+            // for about 20 MB more at the peak (Benchmarks/README.md, the table of changes under "no one-core
+            // stretches, list rows made once, mimalloc keeps freed memory"). The environment's
+            // MIMALLOC_DECOMMIT_DELAY, when set, still wins.
             if getenv("MIMALLOC_DECOMMIT_DELAY") == nil { mi_option_set(mi_option_decommit_delay, decommitDelay) }
         #endif
     }

@@ -91,7 +91,7 @@ public struct BuildPipeline: Sendable {
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
-        if !people.isSortedByID { people.sort { $0.id < $1.id } }  // a delta run's are already
+        people.sortByID()  // a delta run's are already
         // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
         // guard), so the diff stays empty rather than holding a second copy of everyone.
         let diff = previous.map { DirectoryDiff.between($0.people, people) } ?? DirectoryDiff()

@@ -61,7 +61,7 @@ struct PeopleByID {
             merged.append(user)
         }
         merged += joiners[next...]
-        if basePosition != nil { merged.sort { $0.id < $1.id } }
+        if basePosition != nil { merged.sortByID() }
         return merged
     }
 
@@ -85,5 +85,27 @@ extension Array where Element == User {
         withUnsafeBufferPointer { people in
             people.indices.dropFirst().allSatisfy { people[$0 - 1].id < people[$0].id }
         }
+    }
+
+    /// Puts the people in id order (a snapshot's canonical order), as `sort { $0.id < $1.id }` would.
+    ///
+    /// Graph promises no order, and a service that lists people by name (or in any order but by id) left a first
+    /// build sorting a hundred thousand records between the fetch and the render, on one core while the other
+    /// waited: 100 ms, a comparison of two ids being a cache miss on each side. The ids are copied into one block
+    /// and sorted as bytes on two cores (`ByteKeyOrder`), then every record moves once to its place. For ASCII ids
+    /// (Graph's are GUIDs) byte order is `String` order; ids with other characters take `String`'s own sort, whose
+    /// order also accounts for Unicode equivalence.
+    mutating func sortByID() {
+        guard !isSortedByID else { return }
+        let ids = withUnsafeBufferPointer { people in
+            ByteKeyOrder(count: people.count) { index, block in
+                people[index].id.withUTF8Bytes { block.append(contentsOf: $0) }
+            }
+        }
+        guard !ids.hasNonASCIIByte else {
+            sort { $0.id < $1.id }
+            return
+        }
+        permute(to: ids.sortedPositions())
     }
 }

@@ -288,32 +288,7 @@ struct SiteDirectory: Sendable {
     /// list is sorted in two halves at once and merged: the sort was 50 ms of one core at 100,000 people while
     /// the other waited, between the fetch and the render.
     static func displayOrder(_ prepared: [PreparedPerson]) -> [Int] {
-        var bytes: [UInt8] = []
-        var starts: [Int] = [0]
-        starts.reserveCapacity(prepared.count + 1)
-        for index in prepared.indices {
-            bytes += prepared[index].sortKey
-            starts.append(bytes.count)
-        }
-        let keys = SortKeyBlock(bytes: bytes, starts: starts)
-        guard prepared.count >= 8192 else {
-            var order = Array(prepared.indices)
-            keys.sort(&order[...])
-            return order
-        }
-        let middle = prepared.count / 2
-        let (low, high) = BothAtOnce.run(
-            { @Sendable in
-                var half = Array(0..<middle)
-                keys.sort(&half[...])
-                return half
-            },
-            { @Sendable in
-                var half = Array(middle..<prepared.count)
-                keys.sort(&half[...])
-                return half
-            })
-        return keys.merge(low, high)
+        ByteKeyOrder(count: prepared.count) { index, block in block += prepared[index].sortKey }.sortedPositions()
     }
 
     /// The page (under `departments/`, without `.html`) of a department spelled `name`, folded to `key`.
@@ -334,57 +309,6 @@ struct SiteDirectory: Sendable {
     /// The label shown for a letter key.
     static func label(forLetter key: String) -> String {
         key == "other" ? "Other" : key.uppercased()
-    }
-}
-
-/// Everyone's sort keys in one block of bytes (`starts[i]..<starts[i + 1]` is position i's), compared with
-/// `memcmp`: the order of `SiteDirectory.displayOrder`.
-private struct SortKeyBlock: Sendable {
-    let bytes: [UInt8]
-    let starts: [Int]
-
-    /// Sorts positions by their keys; Swift's sort is stable, so positions with equal keys keep their order.
-    func sort(_ positions: inout ArraySlice<Int>) {
-        bytes.withUnsafeBufferPointer { block in
-            guard let base = block.baseAddress else { return }
-            starts.withUnsafeBufferPointer { starts in
-                positions.sort { Self.precedes($0, $1, base, starts) }
-            }
-        }
-    }
-
-    /// `first` and `second`, each in order, merged; on equal keys `first`'s come first, as one sort of the
-    /// whole list of positions gave (the halves are the list's two halves in order, and Swift's sort is stable).
-    func merge(_ first: [Int], _ second: [Int]) -> [Int] {
-        var merged: [Int] = []
-        merged.reserveCapacity(first.count + second.count)
-        bytes.withUnsafeBufferPointer { block in
-            guard let base = block.baseAddress else { return }
-            starts.withUnsafeBufferPointer { starts in
-                var (left, right) = (0, 0)
-                while left < first.count, right < second.count {
-                    if Self.precedes(second[right], first[left], base, starts) {
-                        merged.append(second[right])
-                        right += 1
-                    } else {
-                        merged.append(first[left])
-                        left += 1
-                    }
-                }
-                merged += first[left...]
-                merged += second[right...]
-            }
-        }
-        return merged
-    }
-
-    private static func precedes(
-        _ left: Int, _ right: Int, _ base: UnsafePointer<UInt8>, _ starts: UnsafeBufferPointer<Int>
-    ) -> Bool {
-        let leftLength = starts[left + 1] - starts[left]
-        let rightLength = starts[right + 1] - starts[right]
-        let compared = memcmp(base + starts[left], base + starts[right], min(leftLength, rightLength))
-        return compared != 0 ? compared < 0 : leftLength < rightLength
     }
 }
 

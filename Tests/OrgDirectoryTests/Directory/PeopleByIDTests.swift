@@ -32,4 +32,42 @@ struct PeopleByIDTests {
         #expect(merged.map(\.id) == ["a", "b", "c"])
         #expect(merged.first?.displayName == "last")
     }
+
+    @Test("people listed in any order are put in id order, as a sort by String comparison puts them")
+    func sortByIDMatchesStringOrder() {
+        // Above ByteKeyOrder.halvingThreshold, so the two-core path runs; GUID-like ids in both cases of hex
+        // digits, and ids that are prefixes of others.
+        var generator = ByteKeyOrderTests.SplitMix(state: 11)
+        var people = (0..<20_000).map { index -> User in
+            let hex = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 16)
+            return Self.user(index % 7 == 0 ? hex.uppercased() : hex + "-\(index % 3 == 0 ? "" : "x")")
+        }
+        people.append(Self.user("a"))
+        people.append(Self.user("ab"))
+        people.append(Self.user("A"))
+        let reference = people.sorted { $0.id < $1.id }
+        people.sortByID()
+        #expect(people.map(\.id) == reference.map(\.id))
+        #expect(people.isSortedByID)
+    }
+
+    @Test("ids outside ASCII are sorted as Strings compare them, canonically equivalent spellings included")
+    func sortByIDWithNonASCIIIDs() {
+        // "é" precomposed and as e + combining accent are equal Strings but different bytes.
+        var people = ["zeta", "\u{E9}tude", "e\u{301}tudes", "ångström", "alpha", "Ωmega"].map { Self.user($0) }
+        let reference = people.sorted { $0.id < $1.id }
+        people.sortByID()
+        #expect(people.map(\.id) == reference.map(\.id))
+        #expect(people.isSortedByID)
+    }
+
+    @Test("people already in id order are left as they are")
+    func sortByIDKeepsSortedPeople() {
+        var people = ["a", "b", "c"].map { Self.user($0, "kept") }
+        people.sortByID()
+        #expect(people.map(\.id) == ["a", "b", "c"])
+        var none: [User] = []
+        none.sortByID()
+        #expect(none.isEmpty)
+    }
 }

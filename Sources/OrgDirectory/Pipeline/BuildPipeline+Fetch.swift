@@ -26,7 +26,7 @@ extension BuildPipeline {
         let fetchedCount = people.count
         outcome.users = []
         let removed = settings.rules.apply(removingFrom: &people)
-        people.sort { $0.id < $1.id }
+        people.sortByID()
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,

@@ -97,15 +97,23 @@ extension Array where Element == User {
     /// order also accounts for Unicode equivalence.
     mutating func sortByID() {
         guard !isSortedByID else { return }
-        let ids = withUnsafeBufferPointer { people in
-            ByteKeyOrder(count: people.count) { index, block in
-                people[index].id.withUTF8Bytes { block.append(contentsOf: $0) }
-            }
-        }
+        let ids = Self.idKeys(of: self)
         guard !ids.hasNonASCIIByte else {
             sort { $0.id < $1.id }
             return
         }
         permute(to: ids.sortedPositions())
+    }
+
+    /// The ids of `people` as `ByteKeyOrder` keys. A function of its own so that the gathering tasks' hold on the
+    /// array ends when it returns: the caller then moves the records in a buffer it owns alone (a second owner
+    /// would make the first move copy every record).
+    private static func idKeys(of people: [User]) -> ByteKeyOrder {
+        ByteKeyOrder(count: people.count) { index, block in
+            // Read in place from the buffer, not through a copy of the whole record.
+            people.withUnsafeBufferPointer { people in
+                people[index].id.withUTF8Bytes { block.append(contentsOf: $0) }
+            }
+        }
     }
 }

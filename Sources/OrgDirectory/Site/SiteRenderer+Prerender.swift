@@ -20,8 +20,10 @@ public struct PrerenderedPeople: Sendable {
         var early: EarlyPreparation?
     }
 
-    /// By Graph id.
+    /// By Graph id (once `index()` has run: `SiteRenderer.prerender` hands the people back indexed).
     var byID: [String: Person] = [:]
+    /// What the prerender tasks handed back, in the order they finished, until `index()` puts it in `byID`.
+    private var handedBack: [[Written]] = []
     /// Numbers the search tokens in `early` (the prerender tasks' shared table, once they are done).
     var tokenTable = SearchTokenTable()
     /// Whether the people's `early` preparations are kept.
@@ -42,10 +44,29 @@ extension PrerenderedPeople {
     }
 
     /// Takes in what a prerender task wrote.
+    ///
+    /// Kept as the task handed it over, not put in `byID` yet: a dictionary growing one task's people at a time
+    /// re-hashes everyone each time it doubles, and at 100,000 people the last doubling came with the last pages,
+    /// 40 ms on one core between the fetch and the render while the other waited. `index()` fills `byID` once,
+    /// at its final size.
     mutating func add(_ written: [Written]) {
-        for var entry in written {
-            if !keepsPreparations { entry.person.early = nil }
-            byID[entry.id] = entry.person
+        var written = written
+        if !keepsPreparations {
+            for index in written.indices { written[index].person.early = nil }
+        }
+        handedBack.append(written)
+    }
+
+    /// Puts everyone handed back by `add` in `byID` (a repeated id: the last one handed back counts).
+    mutating func index() {
+        byID.reserveCapacity(byID.count + handedBack.reduce(0) { $0 + $1.count })
+        var chunks: [[Written]] = []
+        swap(&chunks, &handedBack)
+        for chunk in chunks.indices {
+            // Each task's list is let go of once indexed, so the people are not held twice over at the end.
+            let written = chunks[chunk]
+            chunks[chunk] = []
+            for entry in written { byID[entry.id] = entry.person }
         }
     }
 
@@ -57,6 +78,9 @@ extension PrerenderedPeople {
         keepsPreparations = false
         tokenTable = SearchTokenTable()
         for id in byID.keys { byID[id]?.early = nil }
+        for chunk in handedBack.indices {
+            for index in handedBack[chunk].indices { handedBack[chunk][index].person.early = nil }
+        }
     }
 }
 
@@ -144,6 +168,7 @@ extension SiteRenderer {
             throw .writeFailed(path: "people", reason: "\(error)")
         }
         if result.keepsPreparations { result.tokenTable = caches.tokenTable }
+        result.index()
         return result
     }
 }

@@ -16,16 +16,34 @@ struct ByteKeyOrder: Sendable {
     /// Below this many positions one core sorts them all: two threads cost more than they save.
     static let halvingThreshold = 8192
 
-    /// The keys of positions `0..<count`, each appended to the block by `appendKey(position, &block)`.
-    init(count: Int, appendKey: (Int, inout [UInt8]) -> Void) {
-        var bytes: [UInt8] = []
-        var starts: [Int] = [0]
-        starts.reserveCapacity(count + 1)
-        for position in 0..<count {
-            appendKey(position, &bytes)
-            starts.append(bytes.count)
+    /// The keys of positions `0..<count`, each appended to the block by `appendKey(position, &block)`; above
+    /// `halvingThreshold` the two halves' keys are gathered on two cores (reading each key is a cache miss, and
+    /// gathering them all on one core was 40 ms of a 100,000-person build while the other core waited).
+    init(count: Int, appendKey: @Sendable (Int, inout [UInt8]) -> Void) {
+        /// The keys of `range`, one after another, and where each ends.
+        @Sendable func gather(_ range: Range<Int>) -> (bytes: [UInt8], ends: [Int]) {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(range.count)
+            for position in range {
+                appendKey(position, &bytes)
+                ends.append(bytes.count)
+            }
+            return (bytes, ends)
         }
-        self.bytes = bytes
+        guard count >= Self.halvingThreshold else {
+            let all = gather(0..<count)
+            bytes = all.bytes
+            starts = [0] + all.ends
+            return
+        }
+        let middle = count / 2
+        let (low, high) = BothAtOnce.run({ gather(0..<middle) }, { gather(middle..<count) })
+        bytes = low.bytes + high.bytes
+        var starts = [0] + low.ends
+        starts.reserveCapacity(count + 1)
+        let offset = low.bytes.count
+        starts += high.ends.lazy.map { $0 + offset }
         self.starts = starts
     }
 

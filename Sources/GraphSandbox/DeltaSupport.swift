@@ -16,3 +16,13 @@ public enum DeltaRecords: String, Sendable, CaseIterable {
     /// "id plus at least the updated properties".
     case changedOnly
 }
+
+/// The order `GET /users` lists people in when the request names none (`$orderby`), `$filter` and `$search`
+/// aside: Graph promises no order, so a client must not depend on one.
+public enum ListingOrder: String, Sendable, CaseIterable {
+    /// Ascending ids, the sandbox's own order.
+    case id
+    /// Descending ids: a stand-in for a service that lists people in an order of its own (Graph's listings are
+    /// not in id order), so that a client's handling of any order is exercised.
+    case descendingID
+}

@@ -266,7 +266,8 @@ extension GraphSandbox {
                     status: 405, code: "Request_BadRequest",
                     message: "The HTTP method '\(request.method)' is not allowed for this resource."))
         }
-        let endpoint = UsersEndpoint(base: baseString, skipTokens: skipTokens)
+        let endpoint = UsersEndpoint(
+            base: baseString, skipTokens: skipTokens, listingOrder: configuration.listingOrder)
         let consistency = UsersEndpoint.Consistency(
             eventual: request.header("consistencylevel")?.lowercased() == "eventual")
         do throws(GraphError) {

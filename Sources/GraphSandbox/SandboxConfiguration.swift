@@ -34,6 +34,8 @@ public struct SandboxConfiguration: Sendable {
     public var deltaSupport: DeltaSupport
     /// How changed users are sent in delta rounds.
     public var deltaRecords: DeltaRecords
+    /// The order of `GET /users` without `$orderby`, `$filter` or `$search`.
+    public var listingOrder: ListingOrder
 
     public init(
         tenantId: String = "contoso",
@@ -47,7 +49,8 @@ public struct SandboxConfiguration: Sendable {
         domain: String? = nil,
         fixedUsers: [SandboxUser]? = nil,
         deltaSupport: DeltaSupport = .complete,
-        deltaRecords: DeltaRecords = .full
+        deltaRecords: DeltaRecords = .full,
+        listingOrder: ListingOrder = .id
     ) {
         self.tenantId = tenantId
         self.clientId = clientId
@@ -61,6 +64,7 @@ public struct SandboxConfiguration: Sendable {
         self.fixedUsers = fixedUsers
         self.deltaSupport = deltaSupport
         self.deltaRecords = deltaRecords
+        self.listingOrder = listingOrder
     }
 
     /// The user domain actually used.

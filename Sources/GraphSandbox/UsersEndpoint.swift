@@ -7,6 +7,8 @@ struct UsersEndpoint: Sendable {
     /// `http://127.0.0.1:port` without a trailing slash.
     let base: String
     let skipTokens: SkipTokenCodec
+    /// The order of a listing that names none (and has no filter or search).
+    var listingOrder = ListingOrder.id
 
     static let contentType =
         "application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8"
@@ -128,17 +130,30 @@ struct UsersEndpoint: Sendable {
     {
         if query.filter == nil, query.search == nil, query.orderBy == nil {
             let ids = store.orderedIds
-            var start = 0
+            // The first position past the page before (the users up to and including its last id).
+            var after = 0
             if let position {
                 var high = ids.count
-                while start < high {
-                    let mid = (start + high) / 2
-                    if ids[mid] <= position.id { start = mid + 1 } else { high = mid }
+                while after < high {
+                    let mid = (after + high) / 2
+                    if ids[mid] <= position.id { after = mid + 1 } else { high = mid }
                 }
             }
-            let end = min(ids.count, start + pageSize)
-            let page = start < end ? ids[start..<end].compactMap { store.byId[$0] } : []
-            return (ids.count, page, end < ids.count)
+            switch listingOrder {
+            case .id:
+                let end = min(ids.count, after + pageSize)
+                let page = after < end ? ids[after..<end].compactMap { store.byId[$0] } : []
+                return (ids.count, page, end < ids.count)
+            case .descendingID:
+                // From the largest id down: the page before ended at `position`, so this one ends below it.
+                var end = ids.count
+                if let position {
+                    end = after
+                    if end > 0, ids[end - 1] == position.id { end -= 1 }
+                }
+                let start = max(0, end - pageSize)
+                return (ids.count, ids[start..<end].reversed().compactMap { store.byId[$0] }, start > 0)
+            }
         }
         let matching = try matchingUsers(query: query, store: store)
         let start = position.map { firstIndex(after: $0, in: matching, orderBy: query.orderBy) } ?? 0

@@ -78,6 +78,9 @@ struct GraphSandboxCommand: AsyncParsableCommand {
     @Option(help: "How delta rounds send a changed user: full (Graph's default) or changedOnly.")
     var deltaRecords = DeltaRecords.full.rawValue
 
+    @Option(help: "The order of GET /users without $orderby, $filter or $search: id or descendingID.")
+    var listingOrder = ListingOrder.id.rawValue
+
     /// Rejects impossible numbers before anything starts.
     func validate() throws {
         guard users >= 0 else { throw ValidationError("--users must be 0 or more") }
@@ -89,6 +92,9 @@ struct GraphSandboxCommand: AsyncParsableCommand {
         }
         guard DeltaRecords(rawValue: deltaRecords) != nil else {
             throw ValidationError("--delta-records must be full or changedOnly, not '\(deltaRecords)'")
+        }
+        guard ListingOrder(rawValue: listingOrder) != nil else {
+            throw ValidationError("--listing-order must be id or descendingID, not '\(listingOrder)'")
         }
         for (name, value) in [
             ("--throttle-every", throttleEvery), ("--unavailable-every", unavailableEvery),
@@ -112,7 +118,8 @@ struct GraphSandboxCommand: AsyncParsableCommand {
             tenantId: tenant, clientId: clientId, clientSecret: secret, userCount: users, seed: seed, port: port,
             tokenLifetime: tokenLifetime, faults: try faultPlan(),
             deltaSupport: DeltaSupport(rawValue: deltaSupport) ?? .complete,
-            deltaRecords: DeltaRecords(rawValue: deltaRecords) ?? .full)
+            deltaRecords: DeltaRecords(rawValue: deltaRecords) ?? .full,
+            listingOrder: ListingOrder(rawValue: listingOrder) ?? .id)
         try identity.apply(to: &configuration)
         let sandbox = GraphSandbox(configuration: configuration)
         let url: URL

@@ -83,6 +83,42 @@ struct BuildEndToEndTests {
         }
     #endif
 
+    @Test("a Graph that lists people in another order than by id builds the same site and the same snapshot")
+    func listingOrderDoesNotChangeTheSite() async throws {
+        // Graph promises no order: the same tenant listed by ascending and by descending id (three pages of 999).
+        var sites: [[String: Data]] = []
+        var snapshots: [Data] = []
+        for order in [ListingOrder.id, .descendingID] {
+            let configuration = SandboxConfiguration(userCount: 2_345, seed: 9, listingOrder: order)
+            try await withSandboxWorkspace(configuration) { workspace, settings, environment in
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                sites.append(try workspace.outputFingerprint().mapValues(Self.withoutTimes))
+                let folder = workspace.state.appendingPathComponent("snapshots")
+                let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                    .filter { $0.hasSuffix(".json") }
+                let snapshot = try Data(contentsOf: folder.appendingPathComponent(try #require(names.first)))
+                // The people, one per line after the metadata line (which holds the time taken).
+                snapshots.append(Data(snapshot.split(separator: 0x0A, maxSplits: 1).last ?? []))
+            }
+        }
+        #expect(sites.count == 2 && sites[0].count > 2 * 2_345)
+        #expect(Set(sites[0].keys) == Set(sites[1].keys))
+        let differing = sites[0].keys.filter { sites[0][$0] != sites[1][$0] }.sorted()
+        #expect(differing.isEmpty, "differ: \(differing.prefix(5))")
+        #expect(snapshots.count == 2 && !snapshots[0].isEmpty && snapshots[0] == snapshots[1])
+    }
+
+    /// `data` with its dates and times masked (the run's stamp, such as "2026-11-26T04:30:00Z", or
+    /// "2026-11-26 04\:30 UTC" in Markdown), so two builds of the same directory seconds apart compare equal.
+    static func withoutTimes(_ data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        let masked = text.replacing(
+            #/\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ| \d\d\\?:\d\d UTC|T\d\d-\d\d-\d\dZ(-\d+)?)/#, with: "TIME")
+        return Data(masked.utf8)
+    }
+
     @Test("a misspelt key stops the run before any request, naming the key")
     func misspeltKey() async throws {
         let workspace = try Workspace()

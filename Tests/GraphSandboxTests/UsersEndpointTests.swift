@@ -23,6 +23,40 @@ struct UsersEndpointTests {
         #expect(names == (await sandbox.users.map(\.displayName)))
     }
 
+    @Test("listed in descending id order, paging still returns every user exactly once, largest id first")
+    func descendingListingCoversTenant() async throws {
+        let (sandbox, base) = try await SandboxHarness.start(
+            SandboxConfiguration(userCount: 90, seed: 4, listingOrder: .descendingID))
+        defer { Task { await sandbox.stop() } }
+        let token = try await SandboxHarness.token(base)
+        let pages = try await SandboxHarness.allPages(
+            base, query: [("$top", "7"), ("$select", "id,displayName")], token: token)
+        #expect(pages.count == 13)
+        #expect(pages.dropLast().allSatisfy { $0.values.count == 7 })
+        let ids = pages.flatMap { $0.values.compactMap { $0["id"] as? String } }
+        #expect(ids == (await sandbox.users.map(\.id)).reversed())
+    }
+
+    @Test("a user removed after a descending page was served does not make the next page skip or repeat anyone")
+    func descendingListingAfterRemoval() async throws {
+        let (sandbox, base) = try await SandboxHarness.start(
+            SandboxConfiguration(userCount: 20, seed: 5, listingOrder: .descendingID))
+        defer { Task { await sandbox.stop() } }
+        let token = try await SandboxHarness.token(base)
+        let first = try await SandboxHarness.graph(
+            base, "/v1.0/users", [("$top", "5"), ("$select", "id")], token: token)
+        let firstIDs = first.values.compactMap { $0["id"] as? String }
+        let next = try #require(first.json["@odata.nextLink"] as? String)
+        // The page's last user (where the skip token points) leaves before the next page is asked for.
+        let leaver = try #require(firstIDs.last)
+        try await sandbox.mutate(.remove(id: leaver))
+        let second = try await SandboxHarness.send(
+            try #require(URL(string: next)), headers: ["Authorization": "Bearer \(token)"])
+        let secondIDs = second.values.compactMap { $0["id"] as? String }
+        let expected = (await sandbox.users.map(\.id)).reversed().filter { !firstIDs.contains($0) }
+        #expect(secondIDs == Array(expected.prefix(5)))
+    }
+
     @Test("nextLink is absolute, repeats the query, and carries an opaque RFNwdA skip token")
     func nextLinkShape() async throws {
         let (sandbox, base) = try await SandboxHarness.start()

@@ -141,6 +141,8 @@ extension Array {
                     placed[current] = true
                     let next = order[current]
                     if next == start { break }
+                    // A position named twice would send the walk round a cycle that never comes back to `start`.
+                    precondition(!placed[next], "the order must name every element once")
                     // `current` takes its element; the one that was at `current` travels on to `next`.
                     elements.swapAt(current, next)
                     current = next

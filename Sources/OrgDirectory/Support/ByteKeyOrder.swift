@@ -94,7 +94,7 @@ struct ByteKeyOrder: Sendable {
         var merged: [Int] = []
         merged.reserveCapacity(first.count + second.count)
         bytes.withUnsafeBufferPointer { block in
-            // Every key may be empty: then `base` is nil and nothing precedes anything, so the halves follow in order.
+            // A block with no address holds no bytes: every key is empty, so the halves follow in order.
             guard let base = block.baseAddress else {
                 merged = first + second
                 return

@@ -77,7 +77,7 @@ extension PrerenderedPeople {
         guard keepsPreparations else { return }
         keepsPreparations = false
         tokenTable = SearchTokenTable()
-        for id in byID.keys { byID[id]?.early = nil }
+        // Only while the tasks hand people back: `byID` is filled once they are all done (`index()`).
         for chunk in handedBack.indices {
             for index in handedBack[chunk].indices { handedBack[chunk][index].person.early = nil }
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The "data as of" time shown on every page, formatted without locale so bytes are the same everywhere.
-struct SiteStamp: Sendable {
+struct SiteStamp: Equatable, Sendable {
     /// `2025-11-22 14:05 UTC`.
     let display: String
     /// `2025-11-22T14:05:09Z` for `<time datetime>` and Atom dates (RFC 3339).

@@ -79,7 +79,7 @@ struct ByteKeyOrder: Sendable {
     }
 
     /// Sorts positions by their keys; Swift's sort is stable, so positions with equal keys keep their order.
-    func sort(_ positions: inout ArraySlice<Int>) {
+    private func sort(_ positions: inout ArraySlice<Int>) {
         bytes.withUnsafeBufferPointer { block in
             guard let base = block.baseAddress else { return }
             starts.withUnsafeBufferPointer { starts in
@@ -90,7 +90,7 @@ struct ByteKeyOrder: Sendable {
 
     /// `first` and `second`, each in order, merged; on equal keys `first`'s come first, as one sort of the
     /// whole list of positions gave (the halves are the list's two halves in order, and Swift's sort is stable).
-    func merge(_ first: [Int], _ second: [Int]) -> [Int] {
+    private func merge(_ first: [Int], _ second: [Int]) -> [Int] {
         var merged: [Int] = []
         merged.reserveCapacity(first.count + second.count)
         bytes.withUnsafeBufferPointer { block in

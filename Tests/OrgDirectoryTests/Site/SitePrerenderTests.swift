@@ -107,6 +107,31 @@ struct SitePrerenderTests {
         #expect(run.counts.written == scratch.report.filesWritten)
     }
 
+    @Test("past the prerender limit the preparations go, those handed back before and after, and all are indexed")
+    func droppedPreparationsAreIndexedWithout() {
+        var folds = FoldCache()
+        var input = FingerprintInput()
+        func written(_ id: String) -> PrerenderedPeople.Written {
+            let user = User(id: id, userPrincipalName: "\(id)@contoso.com", displayName: "Person \(id)")
+            let preparation = EarlyPreparation(user, folds: &folds, input: &input)
+            return .init(
+                id: id,
+                person: .init(
+                    slug: Slug.ordinary(namePart: preparation.slugName, id: id),
+                    fingerprint: RenderFingerprint(high: 1, low: 1), early: preparation))
+        }
+        var people = PrerenderedPeople()
+        people.add([written("a"), written("b")])
+        people.add([written("c")])
+        people.dropPreparations()
+        people.add([written("d"), written("a")])  // "a" handed back again: the last one counts
+        people.index()
+        #expect(!people.keepsPreparations)
+        #expect(people.count == 4)
+        #expect(Set(people.byID.keys) == ["a", "b", "c", "d"])
+        #expect(people.byID.values.allSatisfy { $0.early == nil })
+    }
+
     @Test("a prerendered person's record digest is kept while their manager is the one it saw, else made again")
     func earlyDigestFollowsTheManager() {
         let boss = User(id: "boss", userPrincipalName: "boss@contoso.com", displayName: "Ines Boss")

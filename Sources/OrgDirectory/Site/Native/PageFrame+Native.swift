@@ -130,7 +130,7 @@ struct FrameBytes: Sendable {
 
     /// `frame.appendTail` for a frame like the one these were made from, showing `stamp`.
     func appendTail(stamp: SiteStamp, frame: @autoclosure () -> PageFrame, to page: inout PageBytes) {
-        if stamp.iso == self.stamp.iso && stamp.display == self.stamp.display {
+        if stamp == self.stamp {
             page.raw(tail)
         } else {
             frame().appendTail(to: &page)

@@ -25,4 +25,7 @@ public enum ListingOrder: String, Sendable, CaseIterable {
     /// Descending ids: a stand-in for a service that lists people in an order of its own (Graph's listings are
     /// not in id order), so that a client's handling of any order is exercised.
     case descendingID
+    /// By a hash of the id: an order that looks random (as a service's own order looks to a client), stable
+    /// as people come and go.
+    case scrambled
 }

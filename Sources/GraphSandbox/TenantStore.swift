@@ -4,6 +4,9 @@ struct TenantStore: Sendable {
     private(set) var byId: [String: SandboxUser] = [:]
     /// Ids in ascending order: the default listing order, stable across pages and mutations.
     private(set) var orderedIds: [String] = []
+    /// Ids in the scrambled listing order (`ListingOrder.scrambled`): by a hash of the id, then the id. It looks
+    /// random but stays put as people come and go, so skip tokens keep working.
+    private(set) var scrambledIds: [String] = []
     private(set) var changeLog: [TenantChangeRecord] = []
     /// Lowercased userPrincipalName → id: lookups by UPN and the clash check on adds stay O(1), where a scan
     /// comparing every user case-insensitively made 1,000 changes on 100,000 people take minutes.
@@ -21,6 +24,7 @@ struct TenantStore: Sendable {
             if let managerId = user.managerId { reportIds[managerId, default: []].insert(user.id) }
         }
         orderedIds = byId.keys.sorted()
+        scrambledIds = orderedIds.map { (Self.scrambleKey($0), $0) }.sorted { $0 < $1 }.map(\.1)
     }
 
     /// All users in listing order.
@@ -54,6 +58,7 @@ struct TenantStore: Sendable {
             byId[user.id] = user
             idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
             orderedIds.insert(user.id, at: insertionIndex(for: user.id))
+            scrambledIds.insert(user.id, at: scrambledIndex(after: user.id, including: true))
             noteManager(of: user.id, was: nil, now: user.managerId)
             log(user.id, .created, [])
         case .remove(let id):
@@ -63,6 +68,8 @@ struct TenantStore: Sendable {
             idByPrincipalName[removed.userPrincipalName.lowercased()] = nil
             let position = insertionIndex(for: id)
             if position < orderedIds.count, orderedIds[position] == id { orderedIds.remove(at: position) }
+            let scrambled = scrambledIndex(after: id, including: true)
+            if scrambled < scrambledIds.count, scrambledIds[scrambled] == id { scrambledIds.remove(at: scrambled) }
             noteManager(of: id, was: removed.managerId, now: nil)
             log(id, .deleted, [])
             // In listing order, as the log always recorded them.
@@ -120,6 +127,26 @@ struct TenantStore: Sendable {
             TenantChangeRecord(
                 sequence: nextSequence, userId: id, kind: kind, properties: properties, formerManagerId: formerManager))
         nextSequence += 1
+    }
+
+    /// The first position in `scrambledIds` whose id comes after `id` (with `including`, at or after it).
+    func scrambledIndex(after id: String, including: Bool = false) -> Int {
+        let key = (Self.scrambleKey(id), id)
+        var low = 0
+        var high = scrambledIds.count
+        while low < high {
+            let mid = (low + high) / 2
+            let probe = (Self.scrambleKey(scrambledIds[mid]), scrambledIds[mid])
+            if probe < key || (!including && probe == key) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The scrambled order's key of `id` (FNV-1a, 64 bits, of its UTF-8).
+    static func scrambleKey(_ id: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
     }
 
     private func insertionIndex(for id: String) -> Int {

@@ -153,6 +153,12 @@ struct UsersEndpoint: Sendable {
                 }
                 let start = max(0, end - pageSize)
                 return (ids.count, ids[start..<end].reversed().compactMap { store.byId[$0] }, start > 0)
+            case .scrambled:
+                let scrambled = store.scrambledIds
+                let start = position.map { store.scrambledIndex(after: $0.id) } ?? 0
+                let end = min(scrambled.count, start + pageSize)
+                let page = start < end ? scrambled[start..<end].compactMap { store.byId[$0] } : []
+                return (scrambled.count, page, end < scrambled.count)
             }
         }
         let matching = try matchingUsers(query: query, store: store)

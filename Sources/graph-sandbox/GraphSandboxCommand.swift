@@ -78,7 +78,7 @@ struct GraphSandboxCommand: AsyncParsableCommand {
     @Option(help: "How delta rounds send a changed user: full (Graph's default) or changedOnly.")
     var deltaRecords = DeltaRecords.full.rawValue
 
-    @Option(help: "The order of GET /users without $orderby, $filter or $search: id or descendingID.")
+    @Option(help: "The order of GET /users without $orderby, $filter or $search: id, descendingID or scrambled.")
     var listingOrder = ListingOrder.id.rawValue
 
     /// Rejects impossible numbers before anything starts.
@@ -94,7 +94,7 @@ struct GraphSandboxCommand: AsyncParsableCommand {
             throw ValidationError("--delta-records must be full or changedOnly, not '\(deltaRecords)'")
         }
         guard ListingOrder(rawValue: listingOrder) != nil else {
-            throw ValidationError("--listing-order must be id or descendingID, not '\(listingOrder)'")
+            throw ValidationError("--listing-order must be id, descendingID or scrambled, not '\(listingOrder)'")
         }
         for (name, value) in [
             ("--throttle-every", throttleEvery), ("--unavailable-every", unavailableEvery),

@@ -23,10 +23,21 @@ struct UsersEndpointTests {
         #expect(names == (await sandbox.users.map(\.displayName)))
     }
 
-    @Test("listed in descending id order, paging still returns every user exactly once, largest id first")
-    func descendingListingCoversTenant() async throws {
+    /// The ids of `users` in `order`, as the sandbox lists them.
+    static func listed(_ ids: [String], in order: ListingOrder) -> [String] {
+        switch order {
+        case .id: ids.sorted()
+        case .descendingID: ids.sorted().reversed()
+        case .scrambled: ids.sorted { (TenantStore.scrambleKey($0), $0) < (TenantStore.scrambleKey($1), $1) }
+        }
+    }
+
+    @Test(
+        "listed in another order than by id, paging still returns every user exactly once, in that order",
+        arguments: [ListingOrder.descendingID, .scrambled])
+    func otherListingOrdersCoverTenant(order: ListingOrder) async throws {
         let (sandbox, base) = try await SandboxHarness.start(
-            SandboxConfiguration(userCount: 90, seed: 4, listingOrder: .descendingID))
+            SandboxConfiguration(userCount: 90, seed: 4, listingOrder: order))
         defer { Task { await sandbox.stop() } }
         let token = try await SandboxHarness.token(base)
         let pages = try await SandboxHarness.allPages(
@@ -34,13 +45,17 @@ struct UsersEndpointTests {
         #expect(pages.count == 13)
         #expect(pages.dropLast().allSatisfy { $0.values.count == 7 })
         let ids = pages.flatMap { $0.values.compactMap { $0["id"] as? String } }
-        #expect(ids == (await sandbox.users.map(\.id)).reversed())
+        let all = await sandbox.users.map(\.id)
+        #expect(ids == Self.listed(all, in: order))
+        #expect(ids != all.sorted())
     }
 
-    @Test("a user removed after a descending page was served does not make the next page skip or repeat anyone")
-    func descendingListingAfterRemoval() async throws {
+    @Test(
+        "a user removed after their page was served makes the next page neither skip nor repeat anyone",
+        arguments: [ListingOrder.id, .descendingID, .scrambled])
+    func listingAfterRemoval(order: ListingOrder) async throws {
         let (sandbox, base) = try await SandboxHarness.start(
-            SandboxConfiguration(userCount: 20, seed: 5, listingOrder: .descendingID))
+            SandboxConfiguration(userCount: 20, seed: 5, listingOrder: order))
         defer { Task { await sandbox.stop() } }
         let token = try await SandboxHarness.token(base)
         let first = try await SandboxHarness.graph(
@@ -53,8 +68,20 @@ struct UsersEndpointTests {
         let second = try await SandboxHarness.send(
             try #require(URL(string: next)), headers: ["Authorization": "Bearer \(token)"])
         let secondIDs = second.values.compactMap { $0["id"] as? String }
-        let expected = (await sandbox.users.map(\.id)).reversed().filter { !firstIDs.contains($0) }
-        #expect(secondIDs == Array(expected.prefix(5)))
+        let remaining = Self.listed(await sandbox.users.map(\.id), in: order).filter { !firstIDs.contains($0) }
+        #expect(secondIDs == Array(remaining.prefix(5)))
+    }
+
+    @Test("people who join and leave keep the scrambled order that a tenant made from scratch has")
+    func scrambledOrderFollowsChanges() throws {
+        let users = TenantGenerator(seed: 3).users(count: 30)
+        var store = TenantStore(users: users)
+        try store.apply(.remove(id: users[4].id))
+        let hire = SandboxUser(
+            id: "ffffffff-0000-4000-8000-00000000beef", userPrincipalName: "hire@contoso.com", displayName: "Hire")
+        try store.apply(.add(hire))
+        #expect(store.scrambledIds == Self.listed(store.orderedIds, in: .scrambled))
+        #expect(store.scrambledIds.count == 30)
     }
 
     @Test("nextLink is absolute, repeats the query, and carries an opaque RFNwdA skip token")

@@ -91,7 +91,7 @@ extension Array where Element == User {
     ///
     /// Graph promises no order, and a service that lists people by name (or in any order but by id) left a first
     /// build sorting a hundred thousand records between the fetch and the render, on one core while the other
-    /// waited: 100 ms, a comparison of two ids being a cache miss on each side. The ids are copied into one block
+    /// waited: about 90 ms, a comparison of two ids being a cache miss on each side. The ids are copied into one block
     /// and sorted as bytes on two cores (`ByteKeyOrder`), then every record moves once to its place. For ASCII ids
     /// (Graph's are GUIDs) byte order is `String` order; ids with other characters take `String`'s own sort, whose
     /// order also accounts for Unicode equivalence.

@@ -15,20 +15,12 @@ import Foundation
 extension DiffReport {
     /// Compares two snapshot files; the sides are named after the files.
     public static func between(oldFile: URL, newFile: URL) throws(SnapshotError) -> DiffReport {
-        let oldData = try read(oldFile)
-        let newData = try read(newFile)
+        let oldData = try SnapshotStore.read(oldFile)
+        let newData = try SnapshotStore.read(newFile)
         if let report = try compareCanonical(oldData, oldFile, newData, newFile) { return report }
         return DiffReport(
             old: try Snapshot.decode(oldData, path: oldFile.path), named: oldFile.lastPathComponent,
             new: try Snapshot.decode(newData, path: newFile.path), named: newFile.lastPathComponent)
-    }
-
-    private static func read(_ url: URL) throws(SnapshotError) -> Data {
-        do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw .readFailed(path: url.path, reason: error.localizedDescription)
-        }
     }
 
     /// The line-level comparison, or nil when either file is not laid out canonically (or is out of order).

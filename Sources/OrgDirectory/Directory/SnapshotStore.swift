@@ -222,12 +222,16 @@ public struct SnapshotStore: Sendable {
 
     /// Loads a snapshot file.
     public static func load(at url: URL) throws(SnapshotError) -> Snapshot {
-        let data: Data
+        try Snapshot.decode(read(url), path: url.path)
+    }
+
+    /// A snapshot file's bytes, mapped (`MappedFile.data`) when the file allows it.
+    static func read(_ url: URL) throws(SnapshotError) -> Data {
+        if let mapped = MappedFile.data(path: url.path) { return mapped }
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url)
         } catch {
             throw .readFailed(path: url.path, reason: error.localizedDescription)
         }
-        return try Snapshot.decode(data, path: url.path)
     }
 }

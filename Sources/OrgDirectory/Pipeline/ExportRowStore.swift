@@ -15,7 +15,7 @@ public struct ExportRowStore: Sendable {
 
     /// The stored table, else nil.
     func load() -> ExportRows? {
-        cache.read().flatMap(ExportRows.decode)
+        cache.read(ExportRows.decode)
     }
 
     /// Replaces the stored table; on failure, removes it and rethrows.

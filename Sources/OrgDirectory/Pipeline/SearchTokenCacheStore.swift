@@ -15,7 +15,7 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil.
     func load(context: RenderFingerprint) -> SearchTokenCache? {
-        cache.read().flatMap { SearchTokenCache.decode($0, context: context) }
+        cache.read { SearchTokenCache.decode($0, context: context) }
     }
 
     /// Replaces the stored cache; on failure, removes it and rethrows.

@@ -10,9 +10,11 @@ struct StateCacheFile: Sendable {
         url = stateDirectory.appendingPathComponent(name)
     }
 
-    /// The file's bytes, else nil.
-    func read() -> [UInt8]? {
-        (try? Data(contentsOf: url)).map { Array($0) }
+    /// What `decode` makes of the file's bytes, else nil. The bytes are the file mapped (`MappedFile.data`), valid
+    /// only during `decode`.
+    func read<Value>(_ decode: (UnsafeRawBufferPointer) -> Value?) -> Value? {
+        guard let data = MappedFile.data(path: url.path) ?? (try? Data(contentsOf: url)) else { return nil }
+        return data.withUnsafeBytes(decode)
     }
 
     /// Replaces the file with `bytes`; on failure, removes it and throws.

@@ -208,7 +208,7 @@ extension ExportRows {
 
     /// The table in `bytes` when they are whole; nil for anything else. Whether its context is the run's is for
     /// the renderer to judge: it depends on everyone's extra properties.
-    static func decode(_ bytes: [UInt8]) -> ExportRows? {
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> ExportRows? {
         var reader = BinaryReader(bytes: bytes)
         guard reader.take(magic.count).elementsEqual(magic), let context = reader.digest(),
             let fileCount: UInt32 = reader.number(), fileCount <= SiteExport.allCases.count

@@ -44,7 +44,7 @@ struct RenderFingerprint: Hashable, Sendable {
     /// Reads 32 hex digits; nil for anything else.
     /// Reads 32 hex digits (either case) from bytes: a run reads a hundred thousand of them, and making a
     /// `String` of each to parse it was most of reading the fingerprint file.
-    init?(hexBytes: ArraySlice<UInt8>) {
+    init?(hexBytes: some Collection<UInt8>) {
         guard hexBytes.count == 32 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for (offset, byte) in hexBytes.enumerated() {

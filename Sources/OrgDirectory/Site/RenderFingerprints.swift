@@ -106,7 +106,9 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// Reads `encoded()`'s text; nil when it is not this format, not this orgdir version, or not for `output`.
     /// With `slugs: false` the slugs are not kept (only the fingerprints of the site a run updates in place are
     /// asked for them, by `staleSlugs(in:)`).
-    public static func decode(_ bytes: [UInt8], output: String, slugs: Bool = true) -> RenderFingerprints? {
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, output: String, slugs: Bool = true
+    ) -> RenderFingerprints? {
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.count >= 4,
             String(decoding: lines[0], as: UTF8.self) == header,

@@ -131,7 +131,7 @@ extension SearchTokenCache {
 
     /// The cache in `bytes` when they are whole and were made in `context`; nil for anything else (another
     /// version, other hidden fields, a file cut short or damaged).
-    static func decode(_ bytes: [UInt8], context: RenderFingerprint) -> SearchTokenCache? {
+    static func decode(_ bytes: UnsafeRawBufferPointer, context: RenderFingerprint) -> SearchTokenCache? {
         var reader = BinaryReader(bytes: bytes)
         guard reader.take(magic.count).elementsEqual(magic),
             reader.digest() == context,

@@ -20,13 +20,14 @@ enum BinaryRecord {
 /// Reads `BinaryRecord`'s numbers and strings, refusing to read past the end: a file cut short or damaged reads
 /// as nil, never as a crash.
 struct BinaryReader {
-    let bytes: [UInt8]
+    /// Valid while the reader is used: the caller's `withUnsafeBytes` of the file's bytes (a mapping, usually).
+    let bytes: UnsafeRawBufferPointer
     var offset = 0
 
     var remaining: Int { bytes.count - offset }
 
-    mutating func take(_ count: Int) -> ArraySlice<UInt8> {
-        guard count >= 0, count <= remaining else { return [] }
+    mutating func take(_ count: Int) -> Slice<UnsafeRawBufferPointer> {
+        guard count >= 0, count <= remaining else { return bytes[0..<0] }
         defer { offset += count }
         return bytes[offset..<(offset + count)]
     }
@@ -34,10 +35,8 @@ struct BinaryReader {
     mutating func number<Number: FixedWidthInteger>() -> Number? {
         let size = MemoryLayout<Number>.size
         guard remaining >= size else { return nil }
-        var value: Number = 0
-        for index in 0..<size { value |= Number(bytes[offset + index]) << (8 * index) }
-        offset += size
-        return value
+        defer { offset += size }
+        return Number(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Number.self))
     }
 
     mutating func string() -> String? {

@@ -74,7 +74,7 @@ struct SearchTokenCacheTests {
         let night1 = Self.tokens(first, reusing: nil)
         #expect(night1.tokenized == first.count)
         let stored = try #require(night1.cache)
-        let read = try #require(SearchTokenCache.decode(stored.encode(context: Self.context), context: Self.context))
+        let read = try #require(decoded(stored.encode(context: Self.context), context: Self.context))
         #expect(read == stored)
         let night2 = Self.tokens(second, reusing: read)
         #expect(night2.tokenized == 4)
@@ -103,16 +103,16 @@ struct SearchTokenCacheTests {
     func refusesWhatDoesNotFit() throws {
         let stored = try #require(Self.tokens(Array(Self.nights().first.prefix(200)), reusing: nil).cache)
         let bytes = stored.encode(context: Self.context)
-        #expect(SearchTokenCache.decode(bytes, context: Self.context) == stored)
-        #expect(SearchTokenCache.decode(bytes, context: SearchTokenCache.context(hiding: ["mail"])) == nil)
+        #expect(decoded(bytes, context: Self.context) == stored)
+        #expect(decoded(bytes, context: SearchTokenCache.context(hiding: ["mail"])) == nil)
         for cut in [0, 10, bytes.count / 2, bytes.count - 1] {
-            #expect(SearchTokenCache.decode(Array(bytes.prefix(cut)), context: Self.context) == nil)
+            #expect(decoded(Array(bytes.prefix(cut)), context: Self.context) == nil)
         }
-        #expect(SearchTokenCache.decode(bytes + [0], context: Self.context) == nil)
+        #expect(decoded(bytes + [0], context: Self.context) == nil)
         // A person's token pointing past the table.
         var damaged = bytes
         damaged.replaceSubrange((damaged.count - 4)..., with: [0xFF, 0xFF, 0xFF, 0x0F])
-        #expect(SearchTokenCache.decode(damaged, context: Self.context) == nil)
+        #expect(decoded(damaged, context: Self.context) == nil)
     }
 
     @Test("a render reusing the run before's tokens writes the same search files as one tokenizing everyone")
@@ -166,4 +166,9 @@ struct SearchTokenCacheStoreTests {
         #expect(!FileManager.default.fileExists(atPath: store.file.path))
         #expect(store.load(context: context) == nil)
     }
+}
+
+/// `SearchTokenCache.decode` of bytes held in an array (a run decodes the mapped file).
+private func decoded(_ bytes: [UInt8], context: RenderFingerprint) -> SearchTokenCache? {
+    bytes.withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
 }

@@ -253,7 +253,7 @@ struct RenderFingerprintFileTests {
             ])
         let lines = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(4)
         #expect(lines.map { $0.split(separator: " ").last.map(String.init) } == ["zed-1/z", "a-3/a", "zed-4/z"])
-        let decoded = try #require(RenderFingerprints.decode(made.encoded(), output: "/srv/Output"))
+        let decoded = try #require(decodeFingerprints(made.encoded(), output: "/srv/Output"))
         #expect(decoded.count == 2, "the id that could break a line is left out")
         #expect(decoded.fingerprint(of: "a") == RenderFingerprint(high: 3, low: 3))
         #expect(decoded.fingerprint(of: "z") == RenderFingerprint(high: 4, low: 4), "the last of a repeated id")
@@ -285,20 +285,20 @@ struct RenderFingerprintFileTests {
                     ("left-too", fingerprint, try slug("c")),  // left, but the slug is someone's now: kept
                 ]
             ])
-        let read = try #require(RenderFingerprints.decode(site.encoded(), output: "/srv/Output"))
+        let read = try #require(decodeFingerprints(site.encoded(), output: "/srv/Output"))
         #expect(read.staleSlugs(in: directory) == ["bea-old", "gone-1"])
         #expect(site.indexed().staleSlugs(in: directory) == ["bea-old", "gone-1"])
         #expect(
-            RenderFingerprints.decode(site.encoded(), output: "/srv/Output", slugs: false)?.staleSlugs(in: directory)
+            decodeFingerprints(site.encoded(), output: "/srv/Output", slugs: false)?.staleSlugs(in: directory)
                 == nil, "read without slugs, they name no files")
         let twice = RenderFingerprints(
             output: "/srv/Output", inOrder: [[("a", fingerprint, "a-1")], [("a", fingerprint, "a-2")]])
         #expect(
-            RenderFingerprints.decode(twice.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil,
+            decodeFingerprints(twice.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil,
             "an id made twice: the file cannot name both people's files")
         let unstorable = RenderFingerprints(output: "/srv/Output", inOrder: [[("bad\nid", fingerprint, "bad-1")]])
         #expect(
-            RenderFingerprints.decode(unstorable.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil)
+            decodeFingerprints(unstorable.encoded(), output: "/srv/Output")?.staleSlugs(in: directory) == nil)
         #expect(Self.fingerprints.staleSlugs(in: directory) == nil, "fingerprints without slugs")
     }
 
@@ -316,7 +316,7 @@ struct RenderFingerprintFileTests {
 
     @Test("the file reads back to the same fingerprints, leaving out ids that could break a line")
     func roundTrip() throws {
-        let decoded = RenderFingerprints.decode(Self.fingerprints.encoded(), output: "/srv/Output")
+        let decoded = decodeFingerprints(Self.fingerprints.encoded(), output: "/srv/Output")
         #expect(decoded?.count == 2)
         #expect(decoded?.fingerprint(of: "b-ü") == RenderFingerprint(high: .max, low: 0))
         #expect(decoded?.fingerprint(of: "bad\nid") == nil)
@@ -335,7 +335,7 @@ struct RenderFingerprintFileTests {
         case "corrupt": text = text.replacingOccurrences(of: "00000000000000010000000000000002", with: "zz")
         default: text = ""
         }
-        #expect(RenderFingerprints.decode(Array(text.utf8), output: output) == nil)
+        #expect(decodeFingerprints(Array(text.utf8), output: output) == nil)
     }
 
     @Test("the store writes atomically into the state folder and forgets on clear")
@@ -409,4 +409,9 @@ struct RenderFingerprintInputTests {
         reordered.extra = ["a": "1", "b": "2"]
         #expect(Self.fingerprint(reordered) == original, "the extra properties' order does not matter")
     }
+}
+
+/// `RenderFingerprints.decode` of bytes held in an array (a run decodes the mapped file).
+private func decodeFingerprints(_ bytes: [UInt8], output: String, slugs: Bool = true) -> RenderFingerprints? {
+    bytes.withUnsafeBytes { RenderFingerprints.decode($0, output: output, slugs: slugs) }
 }

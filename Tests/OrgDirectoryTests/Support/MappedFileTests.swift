@@ -29,4 +29,45 @@ struct MappedFileTests {
         try Data().write(to: empty)
         #expect(MappedFile(path: empty.path) == nil)
     }
+
+    @Test("a file's data keeps its bytes when the file is replaced through a rename, as orgdir replaces files")
+    func dataOutlivesReplacement() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("snapshot.json")
+        let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        try Data(content).write(to: file)
+        let data = try #require(MappedFile.data(path: file.path))
+        let replacement = folder.appendingPathComponent("snapshot.json.new")
+        try Data("the next run's file".utf8).write(to: replacement)
+        _ = rename(replacement.path, file.path)
+        #expect(Array(data) == content)
+        #expect(Array(data[100_000..<100_010]) == Array(content[100_000..<100_010]))
+        #expect(MappedFile.data(path: folder.appendingPathComponent("missing").path) == nil)
+        let empty = folder.appendingPathComponent("empty")
+        try Data().write(to: empty)
+        #expect(MappedFile.data(path: empty.path) == nil)
+    }
+
+    #if os(Linux)
+        @Test("a file's data is unmapped when its last copy goes, and not before")
+        func dataUnmapsWithItsLastCopy() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("render-fingerprints.txt")
+            try Data(repeating: 0x61, count: 100_000).write(to: file)
+            let isMapped = { () throws -> Bool in
+                try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).contains(file.path)
+            }
+            var data = MappedFile.data(path: file.path)
+            try #require(data != nil)
+            var copy = data
+            #expect(try isMapped())
+            data = nil
+            #expect(try isMapped(), "a copy still holds the mapping")
+            #expect(copy?.count == 100_000 && copy?.allSatisfy { $0 == 0x61 } == true)
+            copy = nil
+            #expect(try !isMapped())
+        }
+    #endif
 }

@@ -99,7 +99,7 @@ struct SiteDirectory: Sendable {
         func prepare(_ visible: User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
             var digest: RenderFingerprint?
-            let known = early?.byID[visible.id]
+            let known = early?[visible.id]
             if let known, let preparation = known.early,
                 preparation.recordHash == EarlyPreparation.recordHash(of: visible, input: &input)
             {
@@ -325,7 +325,7 @@ struct PreparedPerson: Sendable {
     var ordinarySlug: String?
     /// `Slug.collisionKey` of the id: worked out here, on every core, for `Slug.assign`'s ordered pass.
     var slugKey: UInt32 = 0
-    /// Whether a first build's prerender wrote this person's files (`PrerenderedPeople.byID` has the id).
+    /// Whether a first build's prerender wrote this person's files (`PrerenderedPeople` has the id).
     var wasPrerendered = false
     /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
     /// lived values made in parallel chunks fragment the heap of a million-person build).

@@ -44,7 +44,7 @@ extension SiteRenderJob {
                 of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)
             let fingerprint = input.fingerprint
             chunk.fingerprints.append((person.user.id, fingerprint, person.slug))
-            if let early = prerendered?.byID[person.user.id] {
+            if let early = prerendered?[person.user.id] {
                 if early.fingerprint == fingerprint {
                     count(Self.personFiles(slug: person.slug))
                     chunk.rendered += 1
@@ -119,8 +119,8 @@ extension SiteRenderJob {
         // With every id once in the directory and as many of its people prerendered as were, every prerendered
         // id is in it: the check of each (a lookup by id, 40 ms of one core at 100,000 people) is skipped.
         let idsUnique = directory.positionByID.count == directory.people.count
-        if idsUnique && directory.prerenderedCount == prerendered.byID.count { return }
-        for (id, early) in prerendered.byID where directory.positionByID[id] == nil {
+        if idsUnique && directory.prerenderedCount == prerendered.count { return }
+        for (id, early) in prerendered.indexed where directory.positionByID[id] == nil {
             try remove(Self.personFiles(slug: early.slug), from: output)
         }
     }

@@ -111,25 +111,28 @@ struct SitePrerenderTests {
     func droppedPreparationsAreIndexedWithout() {
         var folds = FoldCache()
         var input = FingerprintInput()
-        func written(_ id: String) -> PrerenderedPeople.Written {
+        func written(_ id: String, night: UInt64 = 1) -> PrerenderedPeople.Written {
             let user = User(id: id, userPrincipalName: "\(id)@contoso.com", displayName: "Person \(id)")
             let preparation = EarlyPreparation(user, folds: &folds, input: &input)
             return .init(
                 id: id,
                 person: .init(
                     slug: Slug.ordinary(namePart: preparation.slugName, id: id),
-                    fingerprint: RenderFingerprint(high: 1, low: 1), early: preparation))
+                    fingerprint: RenderFingerprint(high: night, low: 1), early: preparation))
         }
         var people = PrerenderedPeople()
         people.add([written("a"), written("b")])
         people.add([written("c")])
         people.dropPreparations()
-        people.add([written("d"), written("a")])  // "a" handed back again: the last one counts
+        people.add([written("d"), written("a", night: 2)])  // "a" handed back again: the last one counts
         people.index()
         #expect(!people.keepsPreparations)
         #expect(people.count == 4)
-        #expect(Set(people.byID.keys) == ["a", "b", "c", "d"])
-        #expect(people.byID.values.allSatisfy { $0.early == nil })
+        #expect(Set(people.indexed.map(\.id)) == ["a", "b", "c", "d"])
+        #expect(people.indexed.allSatisfy { $0.person.early == nil })
+        #expect(people["a"]?.fingerprint == RenderFingerprint(high: 2, low: 1))
+        #expect(people["b"]?.fingerprint == RenderFingerprint(high: 1, low: 1))
+        #expect(people["e"] == nil)
     }
 
     @Test("a prerendered person's record digest is kept while their manager is the one it saw, else made again")
@@ -147,10 +150,15 @@ struct SitePrerenderTests {
             var preparation = EarlyPreparation(user, folds: &folds, input: &input)
             #expect(preparation.recordDigest == user.recordDigest)
             preparation.recordDigest = marker  // to tell a kept digest from one made again
-            early.byID[user.id] = .init(
-                slug: Slug.ordinary(namePart: preparation.slugName, id: user.id), fingerprint: marker,
-                early: preparation)
+            early.add([
+                .init(
+                    id: user.id,
+                    person: .init(
+                        slug: Slug.ordinary(namePart: preparation.slugName, id: user.id), fingerprint: marker,
+                        early: preparation))
+            ])
         }
+        early.index()
         named.manager?.displayName = "Ines Boss"
         let directory = SiteDirectory(users: [boss, kept, named], hiding: [], early: early)
         func digest(_ id: String) -> RenderFingerprint? {

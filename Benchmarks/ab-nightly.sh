@@ -7,6 +7,7 @@
 #
 #   Benchmarks/ab-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
 #
+# Each round prints the wall, CPU and peak, then the run's stages from its `--verbose` log.
 # Needs a release graph-sandbox in .build-bench/release. Restoring is not timed (a copy on tmpfs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,8 +36,11 @@ for round in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second
     rm -rf "${dir:?}/$side" && cp -a "$dir/$side.saved" "$dir/$side"
-    /usr/bin/time -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
-      "$exe" build --config "$dir/$side.plist" --quiet
+    /usr/bin/time -o "$dir/time" -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
+      "$exe" build --config "$dir/$side.plist" --verbose 2> "$dir/log"
+    # The time line, then the run's stages (`--verbose` logs each as "stage NAME took N ms").
+    stages=$(sed -n 's/.*stage \(.*\) took \([0-9.]*\) ms.*/\1 \2 ms/p' "$dir/log" | paste -sd ';' -)
+    echo "$(cat "$dir/time"); $stages"
   done
 done
 rm -rf "$dir"

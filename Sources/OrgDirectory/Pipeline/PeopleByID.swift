@@ -68,17 +68,23 @@ struct PeopleByID {
     /// The position of `id` in `base`, if it is there.
     private func baseIndex(of id: String) -> Int? {
         if let basePosition { return basePosition[id] }
-        var low = base.startIndex
-        var high = base.endIndex
-        while low < high {
-            let middle = (low + high) / 2
-            if base[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        return low < base.endIndex && base[low].id == id ? low : nil
+        return base.indexSortedByID(of: id)
     }
 }
 
 extension Array where Element == User {
+    /// The position of the person whose id is `id`, found by binary search: the people must be in id order
+    /// (`isSortedByID`).
+    func indexSortedByID(of id: String) -> Int? {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < endIndex && self[low].id == id ? low : nil
+    }
+
     /// True when the ids ascend (a snapshot's canonical order).
     var isSortedByID: Bool {
         // Ids read in place from the buffer, not through copies of whole records.

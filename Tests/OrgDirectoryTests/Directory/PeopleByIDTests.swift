@@ -61,6 +61,14 @@ struct PeopleByIDTests {
         #expect(people.isSortedByID)
     }
 
+    @Test("a person is found by id among people in id order, and an id between two or past either end is not")
+    func indexSortedByIDFindsEveryoneAndNobodyElse() {
+        let people = ["b", "d", "f", "h"].map { Self.user($0) }
+        for (index, person) in people.enumerated() { #expect(people.indexSortedByID(of: person.id) == index) }
+        for missing in ["a", "c", "e", "g", "i", "", "bb"] { #expect(people.indexSortedByID(of: missing) == nil) }
+        #expect([User]().indexSortedByID(of: "a") == nil)
+    }
+
     @Test("people already in id order are left as they are")
     func sortByIDKeepsSortedPeople() {
         var people = ["a", "b", "c"].map { Self.user($0, "kept") }

@@ -28,7 +28,7 @@ public actor GraphSandbox {
             configuration.fixedUsers
             ?? TenantGenerator(seed: configuration.seed, domain: configuration.effectiveDomain)
             .users(count: configuration.userCount)
-        store = TenantStore(users: users)
+        store = TenantStore(users: users, keepsScrambledOrder: configuration.listingOrder == .scrambled)
         faultPlan = configuration.faults
         skipTokens = SkipTokenCodec(key: UInt64.random(in: .min ... .max))
         identity = TenantIdentity(configuration: configuration)

@@ -5,8 +5,10 @@ struct TenantStore: Sendable {
     /// Ids in ascending order: the default listing order, stable across pages and mutations.
     private(set) var orderedIds: [String] = []
     /// Ids in the scrambled listing order (`ListingOrder.scrambled`): by a hash of the id, then the id. It looks
-    /// random but stays put as people come and go, so skip tokens keep working.
+    /// random but stays put as people come and go, so skip tokens keep working. Empty unless the tenant is listed
+    /// that way (`keepsScrambledOrder`): a sort at start-up and an insert per joiner that nobody reads otherwise.
     private(set) var scrambledIds: [String] = []
+    private let keepsScrambledOrder: Bool
     private(set) var changeLog: [TenantChangeRecord] = []
     /// Lowercased userPrincipalName → id: lookups by UPN and the clash check on adds stay O(1), where a scan
     /// comparing every user case-insensitively made 1,000 changes on 100,000 people take minutes.
@@ -17,14 +19,18 @@ struct TenantStore: Sendable {
     private var reportIds: [String: Set<String>] = [:]
     private var nextSequence = 1
 
-    init(users: [SandboxUser]) {
+    /// With `keepsScrambledOrder`, `scrambledIds` is kept as well.
+    init(users: [SandboxUser], keepsScrambledOrder: Bool = false) {
+        self.keepsScrambledOrder = keepsScrambledOrder
         for user in users {
             byId[user.id] = user
             idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
             if let managerId = user.managerId { reportIds[managerId, default: []].insert(user.id) }
         }
         orderedIds = byId.keys.sorted()
-        scrambledIds = orderedIds.map { (Self.scrambleKey($0), $0) }.sorted { $0 < $1 }.map(\.1)
+        if keepsScrambledOrder {
+            scrambledIds = orderedIds.map { (Self.scrambleKey($0), $0) }.sorted { $0 < $1 }.map(\.1)
+        }
     }
 
     /// All users in listing order.
@@ -58,7 +64,9 @@ struct TenantStore: Sendable {
             byId[user.id] = user
             idByPrincipalName[user.userPrincipalName.lowercased()] = user.id
             orderedIds.insert(user.id, at: insertionIndex(for: user.id))
-            scrambledIds.insert(user.id, at: scrambledIndex(after: user.id, including: true))
+            if keepsScrambledOrder {
+                scrambledIds.insert(user.id, at: scrambledIndex(after: user.id, including: true))
+            }
             noteManager(of: user.id, was: nil, now: user.managerId)
             log(user.id, .created, [])
         case .remove(let id):
@@ -69,7 +77,9 @@ struct TenantStore: Sendable {
             let position = insertionIndex(for: id)
             if position < orderedIds.count, orderedIds[position] == id { orderedIds.remove(at: position) }
             let scrambled = scrambledIndex(after: id, including: true)
-            if scrambled < scrambledIds.count, scrambledIds[scrambled] == id { scrambledIds.remove(at: scrambled) }
+            if keepsScrambledOrder, scrambled < scrambledIds.count, scrambledIds[scrambled] == id {
+                scrambledIds.remove(at: scrambled)
+            }
             noteManager(of: id, was: removed.managerId, now: nil)
             log(id, .deleted, [])
             // In listing order, as the log always recorded them.

@@ -21,13 +21,6 @@ public struct RenderFingerprintStore: Sendable {
         self.output = output.standardizedFileURL.path
     }
 
-    /// The spare folder's fingerprints, deleted from the state folder as they are read: whoever takes them is
-    /// about to change the spare. They name the output folder, whose spare they describe.
-    public func takeSpare() -> RenderFingerprints? {
-        defer { try? FileManager.default.removeItem(at: spareFile) }
-        return decoded(spareFile)
-    }
-
     /// The published site's fingerprints and, with `spare`, the spare folder's, both read and neither taken.
     /// A run reads them while it syncs: decoded on the way into the render, two files of a hundred thousand lines
     /// each were a tenth of a second in which nothing else could run. The spare's file stays until `clearSpare()`,

@@ -1,12 +1,7 @@
 /// vCard 4.0 (RFC 6350) for one person: UTF-8, CRLF, text escaped (`\\`, `\,`, `\;`, `\n`), lines folded at
 /// 75 octets without splitting a UTF-8 sequence.
 enum VCard {
-    /// The complete card, ending in CRLF.
-    static func card(for person: SitePerson) -> String {
-        String(decoding: cardBytes(for: person), as: UTF8.self)
-    }
-
-    /// The complete card as UTF-8, as the person page and the `people.vcf` export write it.
+    /// The complete card as UTF-8, ending in CRLF, as the person page and the `people.vcf` export write it.
     ///
     /// Written straight into bytes, line by line, with only long lines folded and values escaped into the card:
     /// building each line (and each escaped value) as a `String` was most of the `people.vcf` export's time, and a

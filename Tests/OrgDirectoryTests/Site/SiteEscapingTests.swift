@@ -79,7 +79,7 @@ struct SiteEscapingTests {
     func vcard(value: String) throws {
         let person = SitePerson(
             user: SiteFixtures.hostileUser(value, number: 1), index: 0, slug: "x", letter: "x", departmentFile: nil)
-        let card = VCard.card(for: person)
+        let card = String(decoding: VCard.cardBytes(for: person), as: UTF8.self)
         #expect(card.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\n"))
         #expect(card.hasSuffix("END:VCARD\r\n"))
         for line in card.components(separatedBy: "\r\n").dropLast() {

@@ -50,6 +50,18 @@ struct ByteKeyOrderTests {
         #expect(ByteKeyOrder(count: 2) { index, block in block += Array("id-é\(index)".utf8) }.hasNonASCIIByte)
     }
 
+    @Test("an order that names a position twice, or leaves one out, stops the process instead of walking forever")
+    func permuteStopsOnAnOrderThatIsNoPermutation() async {
+        await #expect(processExitsWith: .failure) {
+            var values = [10, 20, 30]
+            values.permute(to: [1, 1, 0])
+        }
+        await #expect(processExitsWith: .failure) {
+            var values = [10, 20, 30]
+            values.permute(to: [2, 0])
+        }
+    }
+
     @Test("an array rearranged by a permutation holds at i the element that was at order[i], each element once")
     func permuteMovesEveryElementToItsPlace() {
         var generator = SplitMix(state: 9)

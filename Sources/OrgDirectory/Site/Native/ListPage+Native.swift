@@ -39,7 +39,8 @@ extension ListPage {
     /// given (made for `root`).
     private static func append(_ rows: [Row], root: String, made: ListRows? = nil, to page: inout PageBytes) {
         page.text("<ul class=\"people\">\n")
-        if let made {
+        // Rows made beforehand link from `ListRows.root`; a page at another depth makes its own.
+        if let made, root == ListRows.root {
             for row in rows { made.append(row.person.index, to: &page) }
         } else {
             for row in rows { append(row, root: root, to: &page) }
@@ -129,7 +130,7 @@ extension ListPage {
         page.text("</h1>\n")
         append(letter.letters, root: "../", to: &page)
         append(letter.pages, to: &page)
-        append(letter.rows, root: "../", made: letter.made, to: &page)
+        append(letter.rows, root: ListRows.root, made: letter.made, to: &page)
         append(letter.pages, to: &page)
     }
 
@@ -141,7 +142,7 @@ extension ListPage {
         page.number(department.count)
         page.text(" people</p>\n")
         append(department.pages, to: &page)
-        append(department.rows, root: "../", made: department.made, to: &page)
+        append(department.rows, root: ListRows.root, made: department.made, to: &page)
         append(department.pages, to: &page)
     }
 }

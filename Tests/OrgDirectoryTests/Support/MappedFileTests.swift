@@ -50,14 +50,31 @@ struct MappedFileTests {
     }
 
     #if os(Linux)
+        @Test("a file that cannot be mapped is read the usual way: a /proc file, which reports no size")
+        func unmappableFileIsRead() throws {
+            let status = URL(fileURLWithPath: "/proc/self/status")
+            #expect(MappedFile.data(path: status.path) == nil)
+            let read = try SnapshotStore.read(status)
+            #expect(String(decoding: read, as: UTF8.self).hasPrefix("Name:"))
+            let cache = StateCacheFile("status", in: URL(fileURLWithPath: "/proc/self"))
+            #expect(cache.read { String(decoding: $0, as: UTF8.self) }?.hasPrefix("Name:") == true)
+            #expect(throws: SnapshotError.self) { try SnapshotStore.read(status.appendingPathExtension("missing")) }
+        }
+
         @Test("a file's data is unmapped when its last copy goes, and not before")
         func dataUnmapsWithItsLastCopy() throws {
             let folder = try temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("render-fingerprints.txt")
             try Data(repeating: 0x61, count: 100_000).write(to: file)
+            // Read to its end by hand: the file reports no size, and a test process's map runs to hundreds of
+            // kilobytes, past what `String(contentsOfFile:)` reads of such a file.
             let isMapped = { () throws -> Bool in
-                try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).contains(file.path)
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+                defer { try? handle.close() }
+                var maps = Data()
+                while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { maps.append(chunk) }
+                return String(decoding: maps, as: UTF8.self).contains(file.path)
             }
             var data = MappedFile.data(path: file.path)
             try #require(data != nil)

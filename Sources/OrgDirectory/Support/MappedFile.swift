@@ -19,15 +19,17 @@ final class MappedFile: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let pageSize: Int
 
-    /// The file at `path` mapped, or nil when it cannot be opened or mapped (or is empty).
-    init?(path: String) {
+    /// The file at `path` mapped, or nil when it cannot be opened or mapped (or is empty). With `copyOnWrite`
+    /// the pages can be written too, each write going to a copy of the page of the process's own (never to the
+    /// file).
+    init?(path: String, copyOnWrite: Bool = false) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
         let size = Int(status.st_size)
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
+        guard let base = mmap(nil, size, copyOnWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_PRIVATE, descriptor, 0),
             base != UnsafeMutableRawPointer(bitPattern: -1)
         else { return nil }
         bytes = UnsafeRawBufferPointer(start: base, count: size)
@@ -57,8 +59,12 @@ final class MappedFile: @unchecked Sendable {
     /// Safe for the files orgdir reads this way because it never rewrites them in place: snapshots and state files
     /// are replaced through a new file and a rename, so a mapping keeps the old file's bytes; reading past the end
     /// of a file shortened under a mapping would fault instead.
+    ///
+    /// Mapped copy-on-write: a `Data` made without copying may write into its bytes when it alone holds them.
     static func data(path: String) -> Data? {
-        guard let file = MappedFile(path: path), let base = file.bytes.baseAddress else { return nil }
+        guard let file = MappedFile(path: path, copyOnWrite: true), let base = file.bytes.baseAddress else {
+            return nil
+        }
         return Data(
             bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: file.bytes.count,
             deallocator: .custom { _, _ in withExtendedLifetime(file) {} })

@@ -43,6 +43,15 @@ struct MappedFileTests {
         _ = rename(replacement.path, file.path)
         #expect(Array(data) == content)
         #expect(Array(data[100_000..<100_010]) == Array(content[100_000..<100_010]))
+        var written = data
+        written[5] = 0xFF  // into a copy: neither `data` nor the file changes
+        #expect(written[5] == 0xFF && data[5] == content[5])
+        let kept = folder.appendingPathComponent("kept")
+        try Data(content).write(to: kept)
+        var alone = try #require(MappedFile.data(path: kept.path))
+        alone[7] = 0xEE  // the only holder may write in place: the page is its own
+        #expect(alone[7] == 0xEE)
+        #expect(try Data(contentsOf: kept)[7] == content[7], "the file is never written")
         #expect(MappedFile.data(path: folder.appendingPathComponent("missing").path) == nil)
         let empty = folder.appendingPathComponent("empty")
         try Data().write(to: empty)

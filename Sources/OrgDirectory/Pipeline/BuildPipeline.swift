@@ -46,8 +46,13 @@ public struct BuildPipeline: Sendable {
             throw .state(error.errorDescription ?? "\(error)")
         }
 
-        // The run before's search tokens are read while the run signs in and syncs: only a run with a snapshot
-        // to build on has any worth reading.
+        let (tokens, sync) = try makeSync(settings)
+        let deltaState = deltaStore.load()
+        let (previous, prefetched) = try await loadPrevious(latest, fetchingRoundWith: sync, deltaState, now: now)
+        // The run before's search tokens are read while the run merges the delta and names managers, which keeps
+        // one core: only a run with a snapshot to build on has any worth reading. Not earlier, beside the
+        // snapshot's decoding on both cores: the render is the first to need them, and read at the start they
+        // held back the snapshot that everything after waits for.
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
         async let searchTokens = latest == nil ? nil : tokenStore.load(context: tokenContext)
@@ -57,9 +62,6 @@ public struct BuildPipeline: Sendable {
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
         async let storedFingerprints = fingerprintStore.read(spare: settings.keepSpareSite)
-        let (tokens, sync) = try makeSync(settings)
-        let deltaState = deltaStore.load()
-        let (previous, prefetched) = try await loadPrevious(latest, fetchingRoundWith: sync, deltaState, now: now)
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
         var early: (staging: StagingDirectory, people: PrerenderedPeople)?

@@ -157,17 +157,22 @@ struct SiteDirectory: Sendable {
         let ids = order.map { users[prepared[$0].source].id }
         // The people share the list they were made from (hidden in one copy when fields are hidden).
         let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
-        // The people (slugs, departments, letters) and the lookups by id need only the order: made side by side,
+        // The slugs and lists (departments, letters) and the lookups by id need only the order: made side by side,
         // since the lookups alone kept one core busy for a tenth of a second at 100,000 people. Above
         // `parallelPeopleLimit` one after the other: made on two threads they raised a million-person build's peak
         // by about 47 MiB.
-        let people = { @Sendable in
-            Self.makePeopleAndLists(order: order, prepared: prepared, ids: ids, users: shared, hidden: hidden)
+        let lists = { @Sendable in
+            Self.makeSlugsAndLists(order: order, prepared: prepared, ids: ids, users: shared, hidden: hidden)
         }
         let lookupsByID = { @Sendable in Self.makeLookups(order: order, prepared: prepared, ids: ids, users: shared) }
-        let (made, lookups) =
-            order.count <= Self.parallelPeopleLimit ? BothAtOnce.run(people, lookupsByID) : (people(), lookupsByID())
-        self.people = made.people
+        let parallel = order.count <= Self.parallelPeopleLimit
+        let (made, lookups) = parallel ? BothAtOnce.run(lists, lookupsByID) : (lists(), lookupsByID())
+        // The people after both, in chunks on every core: made inside `BothAtOnce`, the chunks were a
+        // `concurrentPerform` within another, which GCD runs one after the other on the calling thread, and the
+        // nightly's other core sat idle for about 50 ms at 100,000 people.
+        self.people = Self.makePeople(
+            order: order, prepared: prepared, users: shared, slugs: made.slugs, letters: made.letters,
+            departmentFiles: made.departmentFiles, inParallel: parallel)
         self.recordDigests = lookups.recordDigests
         self.searchTokens = lookups.searchTokens
         self.tokenTable = tokenTable
@@ -175,14 +180,16 @@ struct SiteDirectory: Sendable {
         self.prerenderedCount = lookups.prerendered
         self.reportsByManagerID = lookups.reports
         self.departments = made.departments
-        self.letters = made.letters
+        self.letters = made.letterLists
     }
 
-    /// Everyone's `SitePerson` in display order with their slugs, departments and browse letters, and the
-    /// department and letter lists.
-    private static func makePeopleAndLists(
+    /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
+    private static func makeSlugsAndLists(
         order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers, hidden: Set<String>
-    ) -> (people: [SitePerson], departments: [SiteDepartment], letters: [(key: String, people: [Int])]) {
+    ) -> (
+        slugs: [String], letters: [String], departmentFiles: [String?], departments: [SiteDepartment],
+        letterLists: [(key: String, people: [Int])]
+    ) {
         let slugs = Slug.assign(
             ordinary: order.indices.map {
                 prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
@@ -216,9 +223,6 @@ struct SiteDirectory: Sendable {
             letters.append(letter)
             letterPeople[Self.letterSlot(letter)].append(index)
         }
-        let people = Self.makePeople(
-            order: order, prepared: prepared, users: users, slugs: slugs, letters: letters,
-            departmentFiles: departmentFiles, inParallel: order.count <= Self.parallelPeopleLimit)
         let departments = departmentList.map { department in
             SiteDepartment(
                 name: department.name, file: department.file, sortKey: Array(department.key.utf8),
@@ -227,7 +231,7 @@ struct SiteDirectory: Sendable {
         let letterLists = Self.letterKeys.indices.compactMap { slot in
             letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
         }
-        return (people, departments, letterLists)
+        return (slugs, letters, departmentFiles, departments, letterLists)
     }
 
     /// What the directory looks up by position or id: search tokens and record digests by position, positions

@@ -1,5 +1,6 @@
 import Foundation
 import GraphSandbox
+import TestSupport
 import Testing
 
 /// Starts a sandbox for one test and stops it afterwards.
@@ -79,6 +80,30 @@ struct BuildEndToEndTests {
                 if !delaySet {
                     #expect(outcome.stderr.contains("(freed memory kept 500 ms)"), "\(outcome.stderr.prefix(2000))")
                 }
+            }
+        }
+
+        /// The fallback `ProcessAllocator` takes when mimalloc lost the symbol: glibc's allocator, tuned.
+        @Test("where glibc's malloc is loaded ahead of mimalloc, orgdir builds with it and --verbose says so")
+        func allocatorFallsBackToTheCLibrary() async throws {
+            // The C library this test process runs with, preloaded so that its `malloc` is found first.
+            let maps = try KernelFile.text("/proc/self/maps")
+            let libc = try #require(
+                maps.split(separator: "\n").compactMap { line in
+                    line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+                }.first { $0.hasSuffix("/libc.so.6") })
+            try await withSandboxWorkspace(SandboxConfiguration(userCount: 5)) { workspace, settings, environment in
+                var preloaded = environment
+                preloaded["LD_PRELOAD"] = libc
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--verbose", "--json"], in: workspace.folder,
+                    environment: preloaded)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
+                #expect(
+                    outcome.stderr.contains("memory allocator: the C library's malloc"),
+                    "\(outcome.stderr.prefix(2000))")
+                let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+                #expect(summary?["published"] as? Int == 5)
             }
         }
     #endif

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OrgDirectory
@@ -76,15 +77,7 @@ struct MappedFileTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("render-fingerprints.txt")
             try Data(repeating: 0x61, count: 100_000).write(to: file)
-            // Read to its end by hand: the file reports no size, and a test process's map runs to hundreds of
-            // kilobytes, past what `String(contentsOfFile:)` reads of such a file.
-            let isMapped = { () throws -> Bool in
-                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
-                defer { try? handle.close() }
-                var maps = Data()
-                while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { maps.append(chunk) }
-                return String(decoding: maps, as: UTF8.self).contains(file.path)
-            }
+            let isMapped = { () throws -> Bool in try KernelFile.text("/proc/self/maps").contains(file.path) }
             var data = MappedFile.data(path: file.path)
             try #require(data != nil)
             var copy = data

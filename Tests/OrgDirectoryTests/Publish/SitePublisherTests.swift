@@ -118,14 +118,17 @@ struct SitePublisherTests {
 
     @Test(
         "paths that could escape the staging folder are refused",
-        arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b"])
+        arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "..", ".", "a/.", "a/.."])
     func unsafePaths(path: String) throws {
         #expect(throws: PublishError.self) { try StagingDirectory.parentFolder(of: path) }
     }
 
     @Test(
         "a safe path's folder is everything before its last slash (writing and carrying over share the check)",
-        arguments: [("people/ada.html", "people"), ("x", ""), ("a/b/c.js", "a/b")])
+        arguments: [
+            ("people/ada.html", "people"), ("x", ""), ("a/b/c.js", "a/b"), ("a/.b", "a"), ("..a/x", "..a"),
+            ("dépôt/é.html", "dépôt"),
+        ])
     func parentFolder(path: String, folder: String) throws {
         #expect(try String(StagingDirectory.parentFolder(of: path)) == folder)
     }

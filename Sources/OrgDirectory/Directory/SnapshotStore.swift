@@ -225,11 +225,10 @@ public struct SnapshotStore: Sendable {
         try Snapshot.decode(read(url), path: url.path)
     }
 
-    /// A snapshot file's bytes, mapped (`MappedFile.data`) when the file allows it.
+    /// A snapshot file's bytes, mapped when the file allows it (`MappedFile.contents`).
     static func read(_ url: URL) throws(SnapshotError) -> Data {
-        if let mapped = MappedFile.data(path: url.path) { return mapped }
         do {
-            return try Data(contentsOf: url)
+            return try MappedFile.contents(of: url)
         } catch {
             throw .readFailed(path: url.path, reason: error.localizedDescription)
         }

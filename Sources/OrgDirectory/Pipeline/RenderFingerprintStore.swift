@@ -53,8 +53,7 @@ public struct RenderFingerprintStore: Sendable {
     /// The fingerprints in `url`, or nil when it cannot be read or does not describe `output` in this version;
     /// with `slugs`, the people's slugs too (needed only for the spare, which a run updates in place).
     private func decoded(_ url: URL, slugs: Bool = true) -> RenderFingerprints? {
-        guard let data = MappedFile.data(path: url.path) ?? (try? Data(contentsOf: url)) else { return nil }
-        return data.withUnsafeBytes { RenderFingerprints.decode($0, output: output, slugs: slugs) }
+        StateCacheFile.read(url) { RenderFingerprints.decode($0, output: output, slugs: slugs) }
     }
 
     /// Writes through a synced temporary file and a rename, as snapshots are written.

@@ -10,10 +10,15 @@ struct StateCacheFile: Sendable {
         url = stateDirectory.appendingPathComponent(name)
     }
 
-    /// What `decode` makes of the file's bytes, else nil. The bytes are the file mapped (`MappedFile.data`), valid
-    /// only during `decode`.
+    /// What `decode` makes of the file's bytes, else nil. The bytes are the file mapped when it can be
+    /// (`MappedFile.contents`), valid only during `decode`.
     func read<Value>(_ decode: (UnsafeRawBufferPointer) -> Value?) -> Value? {
-        guard let data = MappedFile.data(path: url.path) ?? (try? Data(contentsOf: url)) else { return nil }
+        Self.read(url, decode)
+    }
+
+    /// `read(_:)` of any file: nil when it cannot be read.
+    static func read<Value>(_ url: URL, _ decode: (UnsafeRawBufferPointer) -> Value?) -> Value? {
+        guard let data = try? MappedFile.contents(of: url) else { return nil }
         return data.withUnsafeBytes(decode)
     }
 

@@ -49,12 +49,12 @@ final class MappedFile: @unchecked Sendable {
     /// file, unmapped when the last copy of the `Data` goes; nil when the file cannot be opened or mapped, or is
     /// empty (read it the usual way then, for the error or the empty data).
     ///
-    /// Why: a nightly run reads the last snapshot (46 MB at 100,000 people) and the state caches (29 MB) whole.
-    /// Read into fresh memory, every page was zeroed by the kernel and then copied into: 140 ms of a 1.9 s
-    /// nightly, on the path before anything else could start (`PROFILE_USERS=100000
-    /// Benchmarks/profile-nightly.sh`, `clear_page_erms` and `_copy_to_iter` under `Data(contentsOf:)`). Mapped,
-    /// the bytes are the file system's cached pages. (`Data(contentsOf:options: .mappedIfSafe)` reads the file on
-    /// Linux.)
+    /// Why: a nightly run reads the last snapshot (46 MB at 100,000 people) and the state caches (29 MB) whole,
+    /// and `orgdir diff` two snapshots. Read into fresh memory, every page was zeroed by the kernel and then copied
+    /// into (`clear_page_erms` and `_copy_to_iter` under `Data(contentsOf:)` in `PROFILE_USERS=100000
+    /// Benchmarks/profile-nightly.sh`); mapped, the bytes are the file system's cached pages, and `orgdir diff` of
+    /// two 100,000-person snapshots went from 0.11–0.12 s to 0.06–0.07 s. (`Data(contentsOf:options:
+    /// .mappedIfSafe)` reads the file on Linux.)
     ///
     /// Safe for the files orgdir reads this way because it never rewrites them in place: snapshots and state files
     /// are replaced through a new file and a rename, so a mapping keeps the old file's bytes; reading past the end
@@ -68,6 +68,13 @@ final class MappedFile: @unchecked Sendable {
         return Data(
             bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: file.bytes.count,
             deallocator: .custom { _, _ in withExtendedLifetime(file) {} })
+    }
+
+    /// The bytes of the file at `url`: mapped (`data(path:)`) when it can be, else read the usual way, which also
+    /// says why a file cannot be read.
+    static func contents(of url: URL) throws -> Data {
+        if let mapped = data(path: url.path) { return mapped }
+        return try Data(contentsOf: url)
     }
 
     deinit {

@@ -76,9 +76,9 @@ struct TenantStore: Sendable {
             idByPrincipalName[removed.userPrincipalName.lowercased()] = nil
             let position = insertionIndex(for: id)
             if position < orderedIds.count, orderedIds[position] == id { orderedIds.remove(at: position) }
-            let scrambled = scrambledIndex(after: id, including: true)
-            if keepsScrambledOrder, scrambled < scrambledIds.count, scrambledIds[scrambled] == id {
-                scrambledIds.remove(at: scrambled)
+            if keepsScrambledOrder {
+                let scrambled = scrambledIndex(after: id, including: true)
+                if scrambled < scrambledIds.count, scrambledIds[scrambled] == id { scrambledIds.remove(at: scrambled) }
             }
             noteManager(of: id, was: removed.managerId, now: nil)
             log(id, .deleted, [])

@@ -130,17 +130,20 @@ struct UsersEndpoint: Sendable {
     {
         if query.filter == nil, query.search == nil, query.orderBy == nil {
             let ids = store.orderedIds
-            // The first position past the page before (the users up to and including its last id).
-            var after = 0
-            if let position {
+            // In `ids`, the first position past the page before (the users up to and including its last id).
+            func idsAfterPosition() -> Int {
+                guard let position else { return 0 }
+                var after = 0
                 var high = ids.count
                 while after < high {
                     let mid = (after + high) / 2
                     if ids[mid] <= position.id { after = mid + 1 } else { high = mid }
                 }
+                return after
             }
             switch listingOrder {
             case .id:
+                let after = idsAfterPosition()
                 let end = min(ids.count, after + pageSize)
                 let page = after < end ? ids[after..<end].compactMap { store.byId[$0] } : []
                 return (ids.count, page, end < ids.count)
@@ -148,7 +151,7 @@ struct UsersEndpoint: Sendable {
                 // From the largest id down: the page before ended at `position`, so this one ends below it.
                 var end = ids.count
                 if let position {
-                    end = after
+                    end = idsAfterPosition()
                     if end > 0, ids[end - 1] == position.id { end -= 1 }
                 }
                 let start = max(0, end - pageSize)

@@ -1,8 +1,13 @@
 import Foundation
 
 /// Runs two independent pieces of synchronous work on two threads and returns both results. For a serial pass
-/// that splits into two halves reading the same input (the site directory's lookups and its people), where the
-/// second core would otherwise wait.
+/// that splits into two halves reading the same input (the site directory's lookups and its slugs and lists),
+/// where the second core would otherwise wait.
+///
+/// Built on `concurrentPerform`, so neither piece should run parallel work of its own (`BothAtOnce`,
+/// `ParallelArray`): GCD runs a `concurrentPerform` inside another one iteration after the other on the calling
+/// thread, and a nightly's site directory lost about 50 ms that way while the other core sat idle. Run such work
+/// after, as `SiteDirectory.init` makes its people.
 enum BothAtOnce {
     static func run<First: Sendable, Second: Sendable>(
         _ first: @Sendable () -> First, _ second: @Sendable () -> Second

@@ -5,6 +5,9 @@ import Dispatch
 /// Why not one array per chunk, appended to the result: appending copies every element (a retain of each of its
 /// fields) and releasing the chunk then releases them all again. For a hundred thousand people of twenty fields
 /// that was some forty milliseconds on one core, between two parallel passes.
+///
+/// Call it outside other `concurrentPerform` work (`BothAtOnce` included): nested in one, GCD runs the chunks one
+/// after the other on the calling thread.
 enum ParallelArray {
     /// An array of `count` elements, the chunks `ranges` (which cover `0..<count`) made at the same time:
     /// `fill(chunk, slots)` initializes the slots of `ranges[chunk]` from the first and returns how many it

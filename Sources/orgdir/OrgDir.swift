@@ -20,6 +20,8 @@ struct OrgDir: AsyncParsableCommand {
     /// "trouble" code 2 rather than 64: scripts that branch on 0/1/2 must never read a typo as "different".
     static func main() async {
         ProcessAllocator.prepare()
+        // Every command exits once its work is done: a build's large values need not be freed first.
+        BuildPipeline.keepLargeValuesUntilExit()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

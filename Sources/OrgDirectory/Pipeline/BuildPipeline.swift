@@ -27,6 +27,14 @@ public struct BuildPipeline: Sendable {
         self.transport = HTTPTransport(timeout: settings.requestTimeout)
     }
 
+    /// For a process that exits as soon as its run is over (the `orgdir` command): the run's large values (the
+    /// snapshots, the site directory, the state caches) are then kept to the end instead of freed one object at a
+    /// time, which the kernel's taking back the address space at exit makes needless (see `BackgroundRelease`).
+    /// A process that goes on after a run (tests, a server) must not call it: every run's memory would stay.
+    public static func keepLargeValuesUntilExit() {
+        BackgroundRelease.keepUntilExit()
+    }
+
     /// Runs every stage and returns what happened.
     public func run() async throws(BuildError) -> RunSummary {
         let started = ContinuousClock.now
@@ -179,6 +187,7 @@ public struct BuildPipeline: Sendable {
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
                 + "\(summary.filesUnchanged) unchanged)")
+        BackgroundRelease.keepIfExiting((previous, people, diff, snapshot))
         return summary
     }
 
@@ -370,6 +379,7 @@ public struct BuildPipeline: Sendable {
         async let rowsSaved = Self.save(report.exportRows, in: exportRows.store)
         let warnings = [await fingerprintsSaved, await tokensSaved, await rowsSaved].compactMap { $0 }
         clock.lap("render fingerprints, search tokens and export rows save")
+        BackgroundRelease.keepIfExiting((report, fingerprints.stored, searchTokens.cache, exportRows.previous))
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,

@@ -54,7 +54,13 @@ extension Snapshot {
 
     /// Hands the canonical bytes to `emit` in pieces of a few megabytes, in order, so saving a million people
     /// never holds the whole file in memory.
-    func writeCanonical(_ emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) {
+    ///
+    /// With `previous` (the snapshot before and the file it was read from), the lines of people equal to theirs
+    /// there are copied from that file rather than encoded: the same bytes (see `SnapshotSource`).
+    func writeCanonical(
+        reusing previous: (snapshot: Snapshot, source: SnapshotSource)? = nil,
+        _ emit: (Data) throws(SnapshotError) -> Void
+    ) throws(SnapshotError) {
         let header: Data
         do {
             header = try Self.canonicalEncoder().encode(metadata)
@@ -63,7 +69,7 @@ extension Snapshot {
         }
         try emit(Data(Self.headerPrefix) + header + Data(Self.headerSuffix) + Data([Self.newline]))
         var failure: SnapshotError?
-        Self.encodePeople(people) { piece in
+        let emitPeople = { (piece: Data) in
             guard failure == nil else { return }
             do throws(SnapshotError) {
                 try emit(piece)
@@ -71,8 +77,54 @@ extension Snapshot {
                 failure = error
             }
         }
+        if let previous, previous.source.isReusable,
+            let lines = previous.source.objectRanges(count: previous.snapshot.people.count)
+        {
+            let pieces = SnapshotLineReuse.plan(old: previous.snapshot.people, new: people)
+            Self.writePeople(people, pieces: pieces, copyingFrom: previous.source.bytes, lines: lines, emitPeople)
+        } else {
+            Self.encodePeople(people, emitPeople)
+        }
         if let failure { throw failure }
         try emit(Data(Self.footer))
+    }
+
+    /// The people lines made of `pieces`: copied runs handed on as slices of `source` (a mapped file: no copy),
+    /// in pieces of at most `pieceSize`, and the others encoded.
+    private static func writePeople(
+        _ people: [User], pieces: [SnapshotLineReuse.Piece], copyingFrom source: Data, lines: [Range<Int>],
+        _ emit: (Data) -> Void
+    ) {
+        let pieceSize = 4 << 20
+        var out: [UInt8] = []
+        var written = 0
+        func separate() {
+            written += 1
+            if written != people.count { out.append(comma) }
+            out.append(newline)
+        }
+        func flush() {
+            if !out.isEmpty { emit(Data(out)) }
+            out.removeAll(keepingCapacity: true)
+        }
+        for piece in pieces {
+            switch piece {
+            case .copied(let run):
+                flush()
+                let bytes = lines[run.lowerBound].lowerBound..<lines[run.upperBound - 1].upperBound
+                for start in stride(from: bytes.lowerBound, to: bytes.upperBound, by: pieceSize) {
+                    let end = min(start + pieceSize, bytes.upperBound)
+                    emit(source[(source.startIndex + start)..<(source.startIndex + end)])
+                }
+                written += run.count - 1
+                separate()
+            case .encoded(let index):
+                SnapshotUserCodec.append(people[index], to: &out)
+                separate()
+                if out.count >= pieceSize { flush() }
+            }
+        }
+        flush()
     }
 
     /// Encodes people one per line (`{…},\n`, and `{…}\n` for the last) in batches: each batch is split over

@@ -40,7 +40,10 @@ public struct SnapshotStore: Sendable {
     /// Writes `snapshot` to disk under a temporary name (the slow part) without making it a snapshot yet:
     /// `commit` on the result renames it into place and prunes, `discard` removes it. A build prepares its
     /// snapshot while the site renders and commits it once the site is published.
-    func prepareSave(_ snapshot: Snapshot) throws(SnapshotError) -> PendingSnapshot {
+    /// With `previous`, the lines of people unchanged since that snapshot are copied from its file.
+    func prepareSave(
+        _ snapshot: Snapshot, reusing previous: (snapshot: Snapshot, source: SnapshotSource)? = nil
+    ) throws(SnapshotError) -> PendingSnapshot {
         try createFolder()
         var sequence = 1
         var destination = folder.appendingPathComponent(SnapshotName.make(for: snapshot.metadata.takenAt))
@@ -51,7 +54,7 @@ public struct SnapshotStore: Sendable {
         }
         let file = try writer.prepare(to: destination) {
             (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
-            try snapshot.writeCanonical(emit)
+            try snapshot.writeCanonical(reusing: previous, emit)
         }
         return PendingSnapshot(store: self, file: file)
     }
@@ -223,6 +226,19 @@ public struct SnapshotStore: Sendable {
     /// Loads a snapshot file.
     public static func load(at url: URL) throws(SnapshotError) -> Snapshot {
         try Snapshot.decode(read(url), path: url.path)
+    }
+
+    /// `load(at:)`, with the file kept as the source of the next snapshot's unchanged lines when it is canonical.
+    static func loadWithSource(at url: URL) throws(SnapshotError) -> (Snapshot, SnapshotSource?) {
+        let bytes = try read(url)
+        let snapshot = try Snapshot.decode(bytes, path: url.path)
+        let body = bytes.withUnsafeBytes { Snapshot.canonicalParts($0)?.body }
+        let source = body.map {
+            SnapshotSource(
+                bytes: bytes, body: $0, orgdirVersion: snapshot.metadata.orgdirVersion,
+                schemaVersion: snapshot.metadata.schemaVersion)
+        }
+        return (snapshot, source)
     }
 
     /// A snapshot file's bytes, mapped when the file allows it (`MappedFile.contents`).

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Why: at the end of a build the site directory and a first build's prerender records (100,000 people: about
 /// 0.1–0.2 s of `free`) would be freed on the thread that goes on to publish and save. The value is moved into a
-/// slot that only the detached task empties, so the caller holds no reference of its own that could turn out to
+/// `HandOff` that only the detached task takes from, so the caller holds no reference of its own that could turn out to
 /// be the last. (Capturing the value in the task's closure, as this did before, lost the race whenever the task
 /// ran at once on an idle core: the task let go of its copy first, and the caller's copy, released as its scope
 /// ended, freed everything on the caller's thread. A profile of a 100,000-person build showed it as 150 ms of
@@ -37,8 +37,8 @@ enum BackgroundRelease {
             keep(value)
             return
         }
-        let slot = Slot(value)
-        Task.detached(priority: .background) { slot.empty() }
+        let handOff = HandOff(value)
+        Task.detached(priority: .background) { withExtendedLifetime(handOff.take()) {} }
     }
 
     /// Keeps a reference to `value` to the end of the process when it ends with its run, so that whichever other
@@ -51,19 +51,5 @@ enum BackgroundRelease {
     private static func keep(_ value: some Sendable) {
         let boxed: any Sendable = value
         kept.withLock { $0.append(boxed) }
-    }
-
-    /// Holds the value until the task empties it.
-    private final class Slot<Value: Sendable>: Sendable {
-        private let value: Mutex<Value?>
-
-        init(_ value: consuming sending Value) {
-            self.value = Mutex(Optional(value))
-        }
-
-        func empty() {
-            let taken = value.withLock { $0.take() }
-            withExtendedLifetime(taken) {}
-        }
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A snapshot written from the one before copies the lines of unchanged people from that file, and its bytes are
+/// exactly those of the same snapshot encoded from scratch.
+@Suite("Snapshot line reuse")
+struct SnapshotLineReuseTests {
+    /// `people` as this orgdir's snapshot, saved to a file and read back with its source.
+    private func saved(_ people: [User], in folder: URL, version: String = OrgDirVersion.current) throws -> (
+        Snapshot, SnapshotSource
+    ) {
+        var metadata = SnapshotFixtures.metadata()
+        metadata.orgdirVersion = version
+        let url = folder.appendingPathComponent("previous-\(UUID().uuidString).json")
+        try Snapshot(metadata: metadata, people: people).canonicalData().write(to: url)
+        let (snapshot, source) = try SnapshotStore.loadWithSource(at: url)
+        return (snapshot, try #require(source))
+    }
+
+    /// The bytes of `snapshot` written reusing `previous`.
+    private func written(_ snapshot: Snapshot, reusing previous: (Snapshot, SnapshotSource)) throws -> Data {
+        var data = Data()
+        try snapshot.writeCanonical(reusing: previous) { (piece: Data) throws(SnapshotError) in data.append(piece) }
+        return data
+    }
+
+    @Test("the plan copies unchanged people in runs, encodes joiners and changed people, and skips leavers")
+    func planCopiesRunsAndEncodesTheRest() {
+        let old = SnapshotFixtures.people(6)
+        var new = old
+        new[2].jobTitle = "Director"  // changed
+        new.remove(at: 4)  // left
+        new.append(SnapshotFixtures.person(9))  // joined, sorts last
+        #expect(
+            SnapshotLineReuse.plan(old: old, new: new) == [
+                .copied(0..<2), .encoded(2), .copied(3..<4), .copied(5..<6), .encoded(5),
+            ])
+        #expect(SnapshotLineReuse.plan(old: old, new: old) == [.copied(0..<6)])
+        #expect(SnapshotLineReuse.plan(old: [], new: Array(old.prefix(2))) == [.encoded(0), .encoded(1)])
+        #expect(SnapshotLineReuse.plan(old: old, new: []) == [])
+    }
+
+    @Test("written from the snapshot before, the file is byte for byte the one encoded from scratch")
+    func reusedLinesGiveTheCanonicalBytes() throws {
+        let folder = try SnapshotTestFolder()
+        var generator = ByteKeyOrderTests.SplitMix(state: 23)
+        let everyone = SnapshotFixtures.people(120) + [SnapshotFixtures.hostile()]
+        for round in 0..<40 {
+            // Each round: a random previous set, then a random share of it changed, left and joined, sometimes
+            // none and sometimes all; the first and last people are among those that change now and then.
+            let previousPeople = everyone.filter { _ in Int.random(in: 0..<4, using: &generator) != 0 }
+            let previous = try saved(previousPeople, in: folder.url)
+            let churn = [0, 1, 5, 30, 100][round % 5]
+            var next: [User] = []
+            for person in everyone {
+                let roll = Int.random(in: 0..<100, using: &generator)
+                let known = previousPeople.contains { $0.id == person.id }
+                if known, roll < churn / 3 { continue }  // left
+                if !known, roll >= churn { continue }  // did not join
+                var person = person
+                if roll < churn { person.officeLocation = "Moved in round \(round)" }
+                next.append(person)
+            }
+            let snapshot = Snapshot(metadata: SnapshotFixtures.metadata(), people: next)
+            #expect(try written(snapshot, reusing: previous) == snapshot.canonicalData(), "round \(round)")
+        }
+    }
+
+    @Test("a previous file from another orgdir version is not copied from: its lines may be encoded otherwise")
+    func otherVersionsLinesAreNotCopied() throws {
+        let folder = try SnapshotTestFolder()
+        let people = SnapshotFixtures.people(3)
+        // The same people, one line laid out as another encoder might have: valid JSON, other bytes.
+        for (version, copies) in [(OrgDirVersion.current, true), ("0.0.1-older", false)] {
+            var metadata = SnapshotFixtures.metadata()
+            metadata.orgdirVersion = version
+            let canonical = try Snapshot(metadata: metadata, people: people).canonicalData()
+            var text = String(decoding: canonical, as: UTF8.self)
+            text = text.replacingOccurrences(of: #""accountEnabled":true,"#, with: #""accountEnabled" : true,"#)
+            let url = folder.url.appendingPathComponent("\(version).json")
+            try Data(text.utf8).write(to: url)
+            let (snapshot, loaded) = try SnapshotStore.loadWithSource(at: url)
+            let source = try #require(loaded)
+            let again = Snapshot(metadata: SnapshotFixtures.metadata(), people: people)
+            let bytes = try written(again, reusing: (snapshot, source))
+            #expect((bytes == (try again.canonicalData())) == !copies, "\(version)")
+            #expect(source.isReusable == copies)
+        }
+    }
+
+    @Test("object ranges are refused when the file's lines do not match its people one for one")
+    func objectRangesNeedOneLinePerPerson() throws {
+        let folder = try SnapshotTestFolder()
+        let (snapshot, source) = try saved(SnapshotFixtures.people(4), in: folder.url)
+        let ranges = try #require(source.objectRanges(count: snapshot.people.count))
+        #expect(ranges.count == 4)
+        #expect(source.objectRanges(count: 5) == nil)
+        #expect(source.objectRanges(count: 3) == nil)
+    }
+}

@@ -9,6 +9,11 @@ import Foundation
 /// hidden fields and the extra columns) is the `context`; a table made in another context is not used. Each
 /// export's entry records the size of the file it describes: a published file of another size (replaced, cut
 /// short) is not copied from.
+///
+/// Every export has the same rows in the same order, so the keys are kept once, in row order, and each file's
+/// spans in that order beside them: a run looks each person's key up once, in one map of row numbers, where
+/// a map of spans per export (three of 100,000 entries, filled and read three times) was most of the table's
+/// cost.
 public struct ExportRows: Sendable, Equatable {
     /// A row's place in its export file.
     struct Span: Sendable, Equatable {
@@ -16,10 +21,10 @@ public struct ExportRows: Sendable, Equatable {
         let length: UInt32
     }
 
-    /// One export file: its size when written, and each row's span by row key.
+    /// One export file: its size when written, and each row's span, in row order (`keys`).
     struct File: Sendable, Equatable {
         var size: UInt64
-        var spans: [RenderFingerprint: Span]
+        var spans: [Span]
     }
 
     /// The table a run's exports made, and how many of their rows were copied rather than made.
@@ -27,7 +32,18 @@ public struct ExportRows: Sendable, Equatable {
 
     /// What the rows were made in (`context(hiding:extraKeys:)`).
     let context: RenderFingerprint
+    /// Each row's key, in the order of the rows (the same in every export).
+    var keys: [RenderFingerprint] = []
     var files: [SiteExport: File] = [:]
+
+    /// Row number by key: where a run finds the row to copy for a person's key.
+    func rowNumbers() -> [RenderFingerprint: Int] {
+        var numbers: [RenderFingerprint: Int] = [:]
+        numbers.reserveCapacity(keys.count)
+        // Keys are unique (each holds the person's id); should one come twice, its first row serves.
+        for (row, key) in keys.enumerated() where numbers[key] == nil { numbers[key] = row }
+        return numbers
+    }
 
     /// The key of the row of the person at `index` of `directory`: what any export's row shows of them.
     /// Made in `input`, a buffer kept from one person to the next.
@@ -44,7 +60,7 @@ public struct ExportRows: Sendable, Equatable {
     /// fields and the extra (`select`) columns, which decide every row's columns and keys.
     static func context(hiding hidden: Set<String>, extraKeys: [String]) -> RenderFingerprint {
         var input = FingerprintInput()
-        input.add("orgdir-export-rows/1")
+        input.add("orgdir-export-rows/2")
         input.add(OrgDirVersion.current)
         input.add(ExecutableIdentity.current)
         input.add(hidden.sorted().joined(separator: "\n"))
@@ -70,13 +86,16 @@ extension SiteExports {
         let extraKeys = extraColumns(directory)
         var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
         let usable = previous.flatMap { $0.context == table.context ? $0 : nil }
+        let previousRows = usable?.rowNumbers()
+        if keepingTable { table.keys.reserveCapacity(directory.people.count) }
         var writers: [ExportWriter] = []
         // `write` is called from within the pieces of its own call (each file stays open while the next is made):
         // re-entrant, which a non-escaping closure may not be.
         try withoutActuallyEscaping(write) { write in
             func open(_ position: Int) throws {
                 guard position < exports.count else {
-                    try writeRows(of: directory, keepingTable: keepingTable, into: &writers)
+                    table.keys = try writeRows(
+                        of: directory, keepingTable: keepingTable, previousRows: previousRows, into: &writers)
                     return
                 }
                 let export = exports[position]
@@ -101,28 +120,41 @@ extension SiteExports {
         return keepingTable ? (table, copied) : nil
     }
 
-    /// Every writer's file, start to finish, in one pass over the people.
+    /// Every writer's file, start to finish, in one pass over the people; returns the rows' keys with
+    /// `keepingTable`. A person's row is copied from the previous files' row that `previousRows` gives for their key.
     private static func writeRows(
-        of directory: SiteDirectory, keepingTable: Bool, into writers: inout [ExportWriter]
-    ) throws {
+        of directory: SiteDirectory, keepingTable: Bool, previousRows: [RenderFingerprint: Int]?,
+        into writers: inout [ExportWriter]
+    ) throws -> [RenderFingerprint] {
         for position in writers.indices { try writers[position].start() }
         var input = FingerprintInput()
+        var keys: [RenderFingerprint] = []
+        if keepingTable { keys.reserveCapacity(directory.people.count) }
         for index in directory.people.indices {
-            let key = keepingTable ? ExportRows.rowKey(at: index, in: directory, input: &input) : nil
-            for position in writers.indices { try writers[position].add(index, key: key) }
+            var previousRow: Int?
+            if keepingTable {
+                let key = ExportRows.rowKey(at: index, in: directory, input: &input)
+                keys.append(key)
+                previousRow = previousRows?[key]
+            }
+            for position in writers.indices { try writers[position].add(index, copying: previousRow) }
         }
         for position in writers.indices { try writers[position].finish() }
+        return keys
     }
 }
 
 /// The rows of one export while it is written: copies a person's row from the published file when the table
 /// has their key, and notes where every row of the new file goes.
 struct ExportRowCopier {
-    private let previous: [RenderFingerprint: ExportRows.Span]
+    /// The published file's rows, in the previous table's row order.
+    private let previous: [ExportRows.Span]
     /// Mapped, not read: a hundred-thousand-person export is tens of megabytes, of which a nightly run copies
     /// nearly all, once; the pages already copied from are handed back as the copying moves on.
     private let published: MappedFile?
-    private(set) var spans: [RenderFingerprint: ExportRows.Span] = [:]
+    private(set) var spans: [ExportRows.Span] = []
+    /// Whether rows are noted (a table is kept).
+    private let keeping: Bool
     /// Rows copied from the published file.
     private(set) var copied = 0
     /// The new file's size, once it is written (`finish`).
@@ -140,19 +172,21 @@ struct ExportRowCopier {
         keeping: Bool, count: Int, previous: ExportRows.File?, published: MappedFile?, releaseStep: Int = 4 << 20
     ) {
         self.releaseStep = releaseStep
+        self.keeping = keeping
         if let previous, let published, UInt64(published.bytes.count) == previous.size {
             self.previous = previous.spans
             self.published = published
         } else {
-            self.previous = [:]
+            self.previous = []
             self.published = nil
         }
         if keeping { spans.reserveCapacity(count) }
     }
 
-    /// Appends the published row whose key is `key` to `out` and returns true, when there is one.
-    mutating func copy(_ key: RenderFingerprint?, to out: inout [UInt8]) -> Bool {
-        guard let published, let key, let span = previous[key] else { return false }
+    /// Appends the published file's row number `row` to `out` and returns true, when there is one.
+    mutating func copy(row: Int?, to out: inout [UInt8]) -> Bool {
+        guard let published, let row, previous.indices.contains(row) else { return false }
+        let span = previous[row]
         let start = Int(span.offset)
         let end = start + Int(span.length)
         guard end <= published.bytes.count else { return false }
@@ -176,29 +210,31 @@ struct ExportRowCopier {
         ExportRows.File(size: UInt64(written), spans: spans)
     }
 
-    /// Notes that the row whose key is `key` went to `range` of the new file (nothing without a key).
-    mutating func record(_ key: RenderFingerprint?, at range: Range<Int>) {
-        guard let key else { return }
-        spans[key] = ExportRows.Span(offset: UInt64(range.lowerBound), length: UInt32(range.count))
+    /// Notes that the next row went to `range` of the new file (nothing when no table is kept).
+    mutating func record(at range: Range<Int>) {
+        guard keeping else { return }
+        spans.append(ExportRows.Span(offset: UInt64(range.lowerBound), length: UInt32(range.count)))
     }
 }
 
 extension ExportRows {
-    private static let magic = Array("orgdir-export-rows\n".utf8)
+    private static let magic = Array("orgdir-export-rows/2\n".utf8)
+    private static let keySize = 16
+    private static let spanSize = 12
 
-    /// The table as bytes: a header line, the context digest, then per export its name, size and rows (key,
-    /// offset, length).
+    /// The table as bytes: a header line, the context digest, the rows' keys, then per export its name, size and
+    /// each row's span (offset, length), in row order.
     func encode() -> [UInt8] {
         var out = Self.magic
-        out.reserveCapacity(64 + files.values.reduce(0) { $0 + $1.spans.count * 28 })
+        out.reserveCapacity(64 + keys.count * (Self.keySize + files.count * Self.spanSize))
         BinaryRecord.append(context, to: &out)
+        BinaryRecord.append(UInt32(keys.count), to: &out)
+        for key in keys { BinaryRecord.append(key, to: &out) }
         BinaryRecord.append(UInt32(files.count), to: &out)
         for (export, file) in files.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             BinaryRecord.append(export.rawValue, to: &out)
             BinaryRecord.append(file.size, to: &out)
-            BinaryRecord.append(UInt32(file.spans.count), to: &out)
-            for (key, span) in file.spans {
-                BinaryRecord.append(key, to: &out)
+            for span in file.spans {
                 BinaryRecord.append(span.offset, to: &out)
                 BinaryRecord.append(span.length, to: &out)
             }
@@ -211,21 +247,26 @@ extension ExportRows {
     static func decode(_ bytes: UnsafeRawBufferPointer) -> ExportRows? {
         var reader = BinaryReader(bytes: bytes)
         guard reader.take(magic.count).elementsEqual(magic), let context = reader.digest(),
-            let fileCount: UInt32 = reader.number(), fileCount <= SiteExport.allCases.count
+            let count: UInt32 = reader.number(), Int(count) <= reader.remaining / keySize
         else { return nil }
         var rows = ExportRows(context: context)
+        rows.keys.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let key = reader.digest() else { return nil }
+            rows.keys.append(key)
+        }
+        guard let fileCount: UInt32 = reader.number(), fileCount <= SiteExport.allCases.count else { return nil }
         for _ in 0..<fileCount {
             guard let name = reader.string(), let export = SiteExport(rawValue: name), rows.files[export] == nil,
-                let size: UInt64 = reader.number(), let count: UInt32 = reader.number(),
-                Int(count) <= reader.remaining / 28
+                let size: UInt64 = reader.number(), Int(count) <= reader.remaining / spanSize
             else { return nil }
-            var spans: [RenderFingerprint: Span] = [:]
+            var spans: [Span] = []
             spans.reserveCapacity(Int(count))
             for _ in 0..<count {
-                guard let key = reader.digest(), let offset: UInt64 = reader.number(),
-                    let length: UInt32 = reader.number(), offset <= size, UInt64(length) <= size - offset
+                guard let offset: UInt64 = reader.number(), let length: UInt32 = reader.number(), offset <= size,
+                    UInt64(length) <= size - offset
                 else { return nil }
-                spans[key] = Span(offset: offset, length: length)
+                spans.append(Span(offset: offset, length: length))
             }
             rows.files[export] = File(size: size, spans: spans)
         }

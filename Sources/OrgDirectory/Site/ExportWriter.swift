@@ -69,10 +69,10 @@ struct ExportWriter {
         }
     }
 
-    /// The row of the person at `index`, whose row key is `key` (nil when no table is kept).
-    mutating func add(_ index: Int, key: RenderFingerprint?) throws {
+    /// The row of the person at `index`, copied from the published file's row number `previousRow` when given.
+    mutating func add(_ index: Int, copying previousRow: Int?) throws {
         let start = out.position
-        if !rows.copy(key, to: &out.bytes) {
+        if !rows.copy(row: previousRow, to: &out.bytes) {
             let person = directory.people[index]
             switch format {
             case .csv(let columns, let extraKeys): appendCSVRow(person, columns: columns, extraKeys: extraKeys)
@@ -80,7 +80,7 @@ struct ExportWriter {
             case .vcf: VCard.appendCard(for: person, to: &out.bytes)
             }
         }
-        rows.record(key, at: start..<out.position)
+        rows.record(at: start..<out.position)
         if case .json = format {
             // The separator after an object is not part of its row: the last one has none.
             out.bytes += index == directory.people.count - 1 ? Self.lastSeparator : Self.separator

@@ -119,22 +119,40 @@ struct ExportRowsTests {
         // Thirty rows of 1,000 bytes: every fourth page handed back as the copying moves past it.
         let rows = (0..<30).map { number in Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ number) }) }
         let file = try #require(Self.mapped(rows.reduce(Data(), +)))
-        var spans: [RenderFingerprint: ExportRows.Span] = [:]
-        let keys = rows.indices.map { RenderFingerprint(high: UInt64($0), low: 1) }
-        for (number, key) in keys.enumerated() {
-            spans[key] = ExportRows.Span(offset: UInt64(number * 1_000), length: 1_000)
-        }
+        let spans = rows.indices.map { ExportRows.Span(offset: UInt64($0 * 1_000), length: 1_000) }
         var copier = ExportRowCopier(
             keeping: true, count: rows.count, previous: ExportRows.File(size: 30_000, spans: spans), published: file,
             releaseStep: 4_096)
         var out: [UInt8] = []
         for number in Array(rows.indices) + [0, 12, 3] {
             out.removeAll()
-            #expect(copier.copy(keys[number], to: &out))
+            #expect(copier.copy(row: number, to: &out))
             #expect(out == Array(rows[number]), "row \(number)")
         }
         #expect(copier.copied == 33)
-        #expect(!copier.copy(RenderFingerprint(high: 99, low: 1), to: &out), "a key the table does not have")
+        #expect(!copier.copy(row: nil, to: &out), "a person the table has no row for")
+        #expect(!copier.copy(row: 30, to: &out), "a row number past the table's")
+    }
+
+    @Test("the table keeps one key per row, in row order, and a span per row in every export")
+    func keysAndSpansAreInRowOrder() throws {
+        let users = Array(Self.nights().first.prefix(40))
+        let made = try Self.exports(users)
+        let directory = SiteDirectory(users: users, hiding: [])
+        var input = FingerprintInput()
+        let keys = directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory, input: &input) }
+        #expect(made.table.keys == keys)
+        for export in SiteExport.allCases {
+            let file = try #require(made.table.files[export])
+            let bytes = try #require(made.files[export])
+            #expect(file.spans.count == users.count)
+            #expect(file.size == UInt64(bytes.count))
+            // Rows follow one another: each starts at or after the end of the one before.
+            for (before, after) in zip(file.spans, file.spans.dropFirst()) {
+                #expect(after.offset >= before.offset + UInt64(before.length))
+            }
+        }
+        #expect(made.table.rowNumbers()[made.table.keys[17]] == 17)
     }
 
     @Test("a table cut short, padded or pointing past its file is not read")

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Every person's render fingerprint from one run, by Graph id, as kept in the state folder between runs.
 ///
 /// It only ever speeds a run up: a file that is missing, unreadable, from another orgdir version or for
@@ -5,8 +11,15 @@
 public struct RenderFingerprints: Sendable, Equatable {
     /// The published folder these fingerprints describe (absolute, standardized path).
     public let output: String
-    /// By id, for lookups; empty for fingerprints a render made until `indexed()`.
+    /// By id, for lookups; empty for fingerprints a render made until `indexed()`, and for a file whose lines are
+    /// in id order (`idOrdered`).
     private(set) var byID: [String: RenderFingerprint]
+    /// A file's lines, when their ids ascend (the order a run writes them in): looked up by merging them with a
+    /// directory's people (`byPosition(in:idOrder:)`), without a map of ids.
+    private(set) var idOrdered: IDOrderedLines?
+    /// For fingerprints a render made: the display positions in id order (`SiteDirectory.displayPositionsInIDOrder`),
+    /// the order `encode` writes them in when known.
+    private var madeIDOrder: [Int]?
     /// Every person's slug, when each is known (a render's own, and a file's), for `staleSlugs(in:)`.
     private(set) var slugs: [String]?
     /// How many people the render made, ids it could not store and repeated ids included; nil when unknown.
@@ -30,11 +43,12 @@ public struct RenderFingerprints: Sendable, Equatable {
 
     /// Fingerprints in the order a render made them, in its chunks (an id twice: the last counts); look them
     /// up only through `indexed()`.
-    init(output: String, inOrder chunks: [[Entry]]) {
+    init(output: String, inOrder chunks: [[Entry]], idOrder: [Int]? = nil) {
         self.output = output
         byID = [:]
         made = chunks
         peopleMade = chunks.reduce(0) { $0 + $1.count }
+        madeIDOrder = idOrder?.count == peopleMade ? idOrder : nil
     }
 
     /// These fingerprints with their lookup index built (made by a render, they have none until asked).
@@ -50,23 +64,49 @@ public struct RenderFingerprints: Sendable, Equatable {
     }
 
     public static func == (left: RenderFingerprints, right: RenderFingerprints) -> Bool {
-        left.output == right.output && left.indexed().byID == right.indexed().byID
+        left.output == right.output && left.allByID() == right.allByID()
+    }
+
+    /// Every fingerprint by id, however they are held (comparisons).
+    private func allByID() -> [String: RenderFingerprint] {
+        guard let idOrdered else { return indexed().byID }
+        return Dictionary(
+            (0..<idOrdered.count).map { (idOrdered.id($0), idOrdered.fingerprints[$0]) }, uniquingKeysWith: { $1 })
     }
 
     /// People with a fingerprint.
-    public var count: Int { indexed().byID.count }
+    public var count: Int { idOrdered?.count ?? indexed().byID.count }
 
     /// The fingerprint of the person with `id`; call on `indexed()` fingerprints (a render's own have no index
     /// and answer nil, which only costs rendering).
     func fingerprint(of id: String) -> RenderFingerprint? {
-        byID[id]
+        if let idOrdered { return idOrdered.line(of: id).map { idOrdered.fingerprints[$0] } }
+        return byID[id]
+    }
+
+    /// Each of `directory`'s people's fingerprint here, by display position (nil for those without one); with
+    /// `idOrder` (`SiteDirectory.displayPositionsInIDOrder`), a file in id order is merged with the people instead
+    /// of looked up id by id. Call on `indexed()` fingerprints.
+    func byPosition(in directory: SiteDirectory, idOrder: [Int]?) -> [RenderFingerprint?] {
+        var found = [RenderFingerprint?](repeating: nil, count: directory.people.count)
+        if let idOrdered, let idOrder {
+            idOrdered.merge(directory, order: idOrder) { match in
+                if case .both(let position, let line) = match { found[position] = idOrdered.fingerprints[line] }
+            }
+        } else {
+            for (position, person) in directory.people.enumerated() {
+                found[position] = fingerprint(of: person.user.id)
+            }
+        }
+        return found
     }
 
     /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
-    /// then `<hex> <slug>/<id>` per line (a slug never holds a `/`; empty when unknown) in the order the render
-    /// made them, else in id order (either way the same people give the same bytes). Ids that could break a line
-    /// are left out: those people are simply rendered next time. Why the render's order: sorting a hundred
-    /// thousand ids was most of writing the file, at the end of every run.
+    /// then `<hex> <slug>/<id>` per line (a slug never holds a `/`; empty when unknown) in id order: a render's
+    /// own in its directory's id order (`madeIDOrder`, laid out, not sorted: sorting a hundred thousand ids was most
+    /// of writing the file), or in the order it made them when that is unknown. Ids that could break a line are
+    /// left out: those people are simply rendered next time. Why id order: the next run merges the file with its
+    /// people (`IDOrderedLines`) instead of mapping every id.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         encode { out += $0 }
@@ -93,9 +133,26 @@ public struct RenderFingerprints: Sendable, Equatable {
             try emit(out)
             out.removeAll(keepingCapacity: true)
         }
-        if let made {
+        if let made, let madeIDOrder {
+            // Where each display position's entry is among the chunks (a flat copy of the entries retained and
+            // released every id and slug once more).
+            var chunkOf: [(chunk: Int32, offset: Int32)] = []
+            chunkOf.reserveCapacity(madeIDOrder.count)
+            for (chunk, entries) in made.enumerated() {
+                for offset in entries.indices { chunkOf.append((Int32(chunk), Int32(offset))) }
+            }
+            for position in madeIDOrder {
+                let (chunk, offset) = chunkOf[position]
+                let entry = made[Int(chunk)][Int(offset)]
+                if Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
+            }
+        } else if let made {
             for chunk in made {
                 for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
+            }
+        } else if let idOrdered {
+            for index in 0..<idOrdered.count {
+                try line(idOrdered.id(index), idOrdered.fingerprints[index], idOrdered.slug(index))
             }
         } else {
             for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint, nil) }
@@ -109,32 +166,56 @@ public struct RenderFingerprints: Sendable, Equatable {
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, output: String, slugs: Bool = true
     ) -> RenderFingerprints? {
-        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard lines.count >= 4,
-            String(decoding: lines[0], as: UTF8.self) == header,
-            String(decoding: lines[1], as: UTF8.self) == "version \(OrgDirVersion.current)",
-            String(decoding: lines[2], as: UTF8.self) == "output \(output)",
-            lines[3].starts(with: "people ".utf8),
-            lines.last?.isEmpty == true
-        else { return nil }
-        var byID: [String: RenderFingerprint] = [:]
-        byID.reserveCapacity(lines.count)
-        var slugList: [String]? = slugs ? [] : nil
-        slugList?.reserveCapacity(lines.count)
-        for line in lines.dropFirst(4).dropLast() {
-            guard line.count > 33, line[line.startIndex + 32] == UInt8(ascii: " "),
-                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32)),
-                let slash = line.dropFirst(33).firstIndex(of: UInt8(ascii: "/"))
+        guard let base = bytes.baseAddress else { return nil }
+        var start = 0
+        /// The next line, without its line break; nil at the end or for a last line without one.
+        func nextLine() -> UnsafeRawBufferPointer? {
+            guard start < bytes.count,
+                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
             else { return nil }
-            let id = String(decoding: line[(slash + 1)...], as: UTF8.self)
-            byID[id] = fingerprint
-            let slug = line[(line.startIndex + 33)..<slash]
-            if slug.isEmpty { slugList = nil } else { slugList?.append(String(decoding: slug, as: UTF8.self)) }
+            let end = base.distance(to: UnsafeRawPointer(found))
+            defer { start = end + 1 }
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
         }
-        var decoded = RenderFingerprints(output: output, byID: byID)
-        // Every line a person with a slug, each id once.
-        decoded.slugs = slugList?.count == byID.count ? slugList : nil
-        decoded.peopleMade = Int(String(decoding: lines[3].dropFirst(7), as: UTF8.self))
+        func text(_ line: UnsafeRawBufferPointer?) -> String? { line.map { String(decoding: $0, as: UTF8.self) } }
+        guard text(nextLine()) == header, text(nextLine()) == "version \(OrgDirVersion.current)",
+            text(nextLine()) == "output \(output)", let people = nextLine(), people.starts(with: "people ".utf8)
+        else { return nil }
+        var lines: [(fingerprint: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer)] = []
+        lines.reserveCapacity(bytes.count / 80)
+        while start < bytes.count {
+            guard let line = nextLine(), line.count > 33, line[32] == UInt8(ascii: " "),
+                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32)),
+                let slash = line[33...].firstIndex(of: UInt8(ascii: "/"))
+            else { return nil }
+            lines.append(
+                (
+                    fingerprint, UnsafeRawBufferPointer(rebasing: line[33..<slash]),
+                    UnsafeRawBufferPointer(rebasing: line[(slash + 1)...])
+                ))
+        }
+        var decoded = RenderFingerprints(output: output)
+        if let ordered = IDOrderedLines(lines: lines, slugs: slugs) {
+            decoded.idOrdered = ordered
+        } else {
+            // Another order (an older run's): a map of ids.
+            var byID: [String: RenderFingerprint] = [:]
+            byID.reserveCapacity(lines.count)
+            var slugList: [String]? = slugs ? [] : nil
+            slugList?.reserveCapacity(lines.count)
+            for line in lines {
+                byID[String(decoding: line.id, as: UTF8.self)] = line.fingerprint
+                if line.slug.isEmpty {
+                    slugList = nil
+                } else {
+                    slugList?.append(String(decoding: line.slug, as: UTF8.self))
+                }
+            }
+            decoded.byID = byID
+            // Every line a person with a slug, each id once.
+            decoded.slugs = slugList?.count == byID.count ? slugList : nil
+        }
+        decoded.peopleMade = Int(String(decoding: people.dropFirst(7), as: UTF8.self))
         return decoded
     }
 
@@ -155,7 +236,34 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// Why: a nightly run updating the spare site found these by listing the spare's `people/` folder, some
     /// 300,000 names, and checking each against everyone's slug; the spare's own fingerprints already say which
     /// files it has.
-    func staleSlugs(in directory: SiteDirectory) -> Set<String>? {
+    ///
+    /// With `idOrder` and a file in id order, the lines are merged with the people: a line's slug is stale when
+    /// its person left or now has another slug, unless someone who joined or changed slug now has it. (Anyone
+    /// else keeps their own slug from the same line, and a site's slugs are unique, `Slug.assign`.)
+    func staleSlugs(in directory: SiteDirectory, idOrder: [Int]? = nil) -> Set<String>? {
+        if let idOrdered {
+            guard idOrdered.slugEnds != nil, peopleMade == idOrdered.count else { return nil }
+            guard let idOrder = idOrder ?? directory.displayPositionsInIDOrder() else {
+                let current = Set(directory.people.map(\.slug))
+                return Set((0..<idOrdered.count).compactMap { idOrdered.slug($0) }.filter { !current.contains($0) })
+            }
+            var candidates: [String] = []
+            var taken = Set<String>()
+            idOrdered.merge(directory, order: idOrder) { match in
+                switch match {
+                case .both(let position, let line):
+                    let slug = directory.people[position].slug
+                    guard !idOrdered.slug(at: line, equals: slug) else { return }
+                    if let old = idOrdered.slug(line) { candidates.append(old) }
+                    taken.insert(slug)
+                case .personOnly(let position):
+                    taken.insert(directory.people[position].slug)
+                case .lineOnly(let line):
+                    if let old = idOrdered.slug(line) { candidates.append(old) }
+                }
+            }
+            return Set(candidates.filter { !taken.contains($0) })
+        }
         guard let slugs, let peopleMade, peopleMade == slugs.count, peopleMade == byID.count else { return nil }
         let current = Set(directory.people.map(\.slug))
         return Set(slugs.filter { !current.contains($0) })

@@ -5,11 +5,12 @@
 /// its twenty-odd fields) was a fifth of those tasks; a reference is one retain.
 final class SitePerson: Sendable {
     /// Where the user is kept: the directory's shared list, or a list of one for a person made alone.
-    private let users: SiteUsers
-    private let position: Int
+    let users: SiteUsers
+    /// The user's position in `users` (the order the directory was made from: by id in a run).
+    let userPosition: Int
     /// The user after `hideFields`, read in place (a plain getter would copy every field on each read).
     var user: User {
-        _read { yield users.users[position] }
+        _read { yield users.users[userPosition] }
     }
     /// Position in the directory's sort order; search data refers to people by it.
     let index: Int
@@ -39,7 +40,7 @@ final class SitePerson: Sendable {
         phones: [(label: String, link: TelephoneLink)]? = nil
     ) {
         self.users = users
-        self.position = position
+        self.userPosition = position
         self.index = index
         self.slug = slug
         self.letter = letter

@@ -19,11 +19,12 @@ extension SiteRenderJob {
     /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`, keeping the files prerendered for
     /// everyone whose fingerprint equals the one in `prerendered`, and reusing the published files of everyone
     /// whose fingerprint equals the one in `previous`: left where they are when `output` already holds them
-    /// (its own fingerprint in `inPlace` matches too), else carried over when `output` can. The chunk lists the
+    /// (its own fingerprint in `inPlace` matches too), else carried over when `output` can. `previous` and
+    /// `inPlace` are by display position (`RenderFingerprints.byPosition`). The chunk lists the
     /// files' paths only with `listingPaths`: a nightly run keeps most people as they are, and naming their three
     /// files each only to count them was some 300,000 strings made and freed.
     func renderPeople(
-        _ range: Range<Int>, reusing previous: RenderFingerprints?, inPlace: RenderFingerprints? = nil,
+        _ range: Range<Int>, reusing previous: [RenderFingerprint?]?, inPlace: [RenderFingerprint?]? = nil,
         prerendered: PrerenderedPeople? = nil, site: RenderFingerprint, listingPaths: Bool = true,
         to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
@@ -53,9 +54,9 @@ extension SiteRenderJob {
                 }
                 try remove(Self.personFiles(slug: early.slug), from: output)
             }
-            if let previous, previous.fingerprint(of: person.user.id) == fingerprint {
+            if let previous, previous[position] == fingerprint {
                 let kept =
-                    inPlace?.fingerprint(of: person.user.id) == fingerprint
+                    inPlace?[position] == fingerprint
                     && output.keepInPlace(fileCount: Self.filesPerPerson)
                 if kept || output.carryOver(Self.personFiles(slug: person.slug)) {
                     count(Self.personFiles(slug: person.slug))
@@ -98,8 +99,10 @@ extension SiteRenderJob {
     /// Removes from a recycled `output` the files in `people/` that are no person's of `directory`: the files of
     /// the slugs `inPlace` (the fingerprints of the site `output` started as) names stale, else whatever the
     /// folder holds beyond everyone's. Run beside the rendering: no file it removes is written by this run.
-    func removeStalePeople(from output: some SiteOutput, inPlace: RenderFingerprints?) throws(SiteError) {
-        if let stale = inPlace?.staleSlugs(in: directory) {
+    func removeStalePeople(
+        from output: some SiteOutput, inPlace: RenderFingerprints?, idOrder: [Int]? = nil
+    ) throws(SiteError) {
+        if let stale = inPlace?.staleSlugs(in: directory, idOrder: idOrder) {
             for slug in stale { try remove(Self.personFiles(slug: slug), from: output) }
             return
         }

@@ -64,6 +64,11 @@ public struct SiteRenderer: Sendable {
             ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)
         let previous = previous.flatMap { $0.output == published ? $0.indexed() : nil }
         let inPlace = inPlace.flatMap { $0.output == published ? $0.indexed() : nil }
+        // Fingerprints are looked up by merging files in id order with the people in id order (see
+        // `IDOrderedLines`), once here, and written in that order for the next run.
+        let idOrder = published == nil ? nil : directory.displayPositionsInIDOrder()
+        let previousByPosition = previous?.byPosition(in: directory, idOrder: idOrder)
+        let inPlaceByPosition = inPlace?.byPosition(in: directory, idOrder: idOrder)
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
@@ -115,7 +120,7 @@ public struct SiteRenderer: Sendable {
                 }
                 if inPlace != nil {
                     pending.append {
-                        try job.removeStalePeople(from: output, inPlace: inPlace)
+                        try job.removeStalePeople(from: output, inPlace: inPlace, idOrder: idOrder)
                         return RenderPart([])
                     }
                 }
@@ -129,7 +134,8 @@ public struct SiteRenderer: Sendable {
                     if let site {
                         pending.append {
                             let chunk = try job.renderPeople(
-                                range, reusing: previous, inPlace: inPlace, prerendered: prerendered, site: site,
+                                range, reusing: previousByPosition, inPlace: inPlaceByPosition,
+                                prerendered: prerendered, site: site,
                                 listingPaths: listingPaths, to: output)
                             return RenderPart(chunk.paths, fileCount: chunk.fileCount, people: chunk)
                         }
@@ -180,7 +186,8 @@ public struct SiteRenderer: Sendable {
         report.exportRowsCopied = exportTable?.copied ?? 0
         report.fingerprints = published.map { output in
             RenderFingerprints(
-                output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints))
+                output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints),
+                idOrder: idOrder)
         }
         BackgroundRelease.drop((consume job, consume directory))
         return report

@@ -215,7 +215,7 @@ public struct BuildPipeline: Sendable {
     /// run (the round needs nothing from the snapshot, and each took about a tenth of a 100,000-person nightly run),
     /// with its file kept as the source of the new snapshot's unchanged lines (`SnapshotSource`). The file is handed
     /// over, so its mapping goes as soon as the new snapshot is written: held to the end of the run, its pages
-    /// counted 45 MB more at a 100,000-person nightly's peak.
+    /// counted about 44 MiB more at a 100,000-person nightly's peak.
     private func loadPrevious(
         _ latest: SnapshotEntry?, fetchingRoundWith sync: DirectorySync, _ deltaState: DeltaState?, now: Date
     ) async throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource?>, DirectorySync.PrefetchedRound?) {

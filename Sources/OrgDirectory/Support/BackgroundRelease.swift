@@ -15,7 +15,7 @@ import Synchronization
 /// once. Freeing a hundred thousand people's strings and dictionaries one object at a time first is work for
 /// nothing: in a 100,000-person nightly run's profile it was about 4 % of the samples, taken while the state files
 /// were saved on both cores (`Benchmarks/ab-nightly.sh OLD NEW 6`: the nightly faster in 5 of 6 pairs, medians
-/// 2.06 → 2.00 s, for 28 MB more at its peak; a first build's peak unchanged). Such a process calls
+/// 2.06 → 2.00 s, for 27 MiB more at its peak; a first build's peak unchanged). Such a process calls
 /// `keepUntilExit()`, and from then on handed-over values are kept instead (tests, which run many builds in one
 /// process, keep the default).
 enum BackgroundRelease {

@@ -78,7 +78,8 @@ extension Snapshot {
             }
         }
         if let previous, previous.source.isReusable,
-            let lines = previous.source.objectRanges(count: previous.snapshot.people.count)
+            let lines = previous.source.objectRanges(count: previous.snapshot.people.count),
+            SnapshotLineReuse.encodesAlike(previous.snapshot.people, lines: lines, in: previous.source.bytes)
         {
             let pieces = SnapshotLineReuse.plan(old: previous.snapshot.people, new: people)
             Self.writePeople(people, pieces: pieces, copyingFrom: previous.source.bytes, lines: lines, emitPeople)

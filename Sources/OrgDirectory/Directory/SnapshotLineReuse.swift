@@ -55,6 +55,27 @@ public struct SnapshotSource: Sendable {
 
 /// Which of a new snapshot's people can be copied from the previous file, as runs of consecutive lines.
 enum SnapshotLineReuse {
+    /// How many of the previous file's lines `encodesAlike` encodes again to compare.
+    static let sampleSize = 64
+
+    /// Whether up to `sampleSize` lines spread over the previous file (its people `old`, their objects at `lines`
+    /// of `bytes`) are exactly what this build's encoder makes of the same people. The version in the file's
+    /// metadata says which orgdir wrote it, but two builds of one version (a development build) may encode
+    /// differently, and copying their lines would break "the same people give the same bytes"; a change to the
+    /// encoder changes nearly every line, so a sample finds it, for a few dozen encodings.
+    static func encodesAlike(_ old: [User], lines: [Range<Int>], in bytes: Data) -> Bool {
+        guard !old.isEmpty, old.count == lines.count else { return old.isEmpty }
+        let step = max(1, old.count / sampleSize)
+        var encoded: [UInt8] = []
+        return bytes.withUnsafeBytes { raw in
+            stride(from: 0, to: old.count, by: step).allSatisfy { index in
+                encoded.removeAll(keepingCapacity: true)
+                SnapshotUserCodec.append(old[index], to: &encoded)
+                return encoded.elementsEqual(raw[lines[index]])
+            }
+        }
+    }
+
     /// A stretch of the new file: previous lines copied as they are, or one person encoded anew.
     enum Piece: Equatable {
         /// The previous file's people `range` (by position), equal and in the same order in the new snapshot.

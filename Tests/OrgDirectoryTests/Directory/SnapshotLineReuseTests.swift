@@ -68,26 +68,56 @@ struct SnapshotLineReuseTests {
         }
     }
 
-    @Test("a previous file from another orgdir version is not copied from: its lines may be encoded otherwise")
-    func otherVersionsLinesAreNotCopied() throws {
+    /// `people` saved as written by `version`, with `edit` applied to the people lines (valid JSON, other bytes),
+    /// read back with its source.
+    private func savedEdited(
+        _ people: [User], version: String, in folder: URL, edit: (inout [String]) -> Void
+    ) throws -> (Snapshot, SnapshotSource) {
+        var metadata = SnapshotFixtures.metadata()
+        metadata.orgdirVersion = version
+        let canonical = try Snapshot(metadata: metadata, people: people).canonicalData()
+        var lines = String(decoding: canonical, as: UTF8.self).components(separatedBy: "\n")
+        var body = Array(lines[1..<(lines.count - 2)])
+        edit(&body)
+        lines.replaceSubrange(1..<(lines.count - 2), with: body)
+        let url = folder.appendingPathComponent("\(UUID().uuidString).json")
+        try Data(lines.joined(separator: "\n").utf8).write(to: url)
+        let (snapshot, loaded) = try SnapshotStore.loadWithSource(at: url)
+        return (snapshot, try #require(loaded))
+    }
+
+    /// A line laid out as another encoder might: the same person, other bytes.
+    private static func relaid(_ line: inout String) {
+        line = line.replacingOccurrences(of: #""accountEnabled":true,"#, with: #""accountEnabled" : true,"#)
+    }
+
+    @Test("lines of a file this orgdir wrote are copied as they are, not encoded again")
+    func linesAreCopiedAsTheyAre() throws {
         let folder = try SnapshotTestFolder()
-        let people = SnapshotFixtures.people(3)
-        // The same people, one line laid out as another encoder might have: valid JSON, other bytes.
-        for (version, copies) in [(OrgDirVersion.current, true), ("0.0.1-older", false)] {
-            var metadata = SnapshotFixtures.metadata()
-            metadata.orgdirVersion = version
-            let canonical = try Snapshot(metadata: metadata, people: people).canonicalData()
-            var text = String(decoding: canonical, as: UTF8.self)
-            text = text.replacingOccurrences(of: #""accountEnabled":true,"#, with: #""accountEnabled" : true,"#)
-            let url = folder.url.appendingPathComponent("\(version).json")
-            try Data(text.utf8).write(to: url)
-            let (snapshot, loaded) = try SnapshotStore.loadWithSource(at: url)
-            let source = try #require(loaded)
-            let again = Snapshot(metadata: SnapshotFixtures.metadata(), people: people)
-            let bytes = try written(again, reusing: (snapshot, source))
-            #expect((bytes == (try again.canonicalData())) == !copies, "\(version)")
-            #expect(source.isReusable == copies)
+        let people = SnapshotFixtures.people(130)
+        // Line 1 is not among the lines `encodesAlike` samples (every second of 130): copied, its odd layout stays.
+        let previous = try savedEdited(people, version: OrgDirVersion.current, in: folder.url) { Self.relaid(&$0[1]) }
+        #expect(SnapshotLineReuse.sampleSize < 130 && 130 / SnapshotLineReuse.sampleSize == 2)
+        let again = Snapshot(metadata: SnapshotFixtures.metadata(), people: people)
+        let text = String(decoding: try written(again, reusing: previous), as: UTF8.self)
+        #expect(text.contains(#""accountEnabled" : true,"#), "the line was copied")
+        #expect(text != String(decoding: try again.canonicalData(), as: UTF8.self))
+    }
+
+    @Test("nothing is copied from another orgdir version's file, or from one whose lines this build encodes otherwise")
+    func otherEncodersLinesAreNotCopied() throws {
+        let folder = try SnapshotTestFolder()
+        let people = SnapshotFixtures.people(130)
+        let again = Snapshot(metadata: SnapshotFixtures.metadata(), people: people)
+        let older = try savedEdited(people, version: "0.0.1-older", in: folder.url) { Self.relaid(&$0[1]) }
+        #expect(!older.1.isReusable)
+        #expect(try written(again, reusing: older) == again.canonicalData())
+        // The same version, but every line laid out otherwise (a development build's encoder): the sample sees it.
+        let otherBuild = try savedEdited(people, version: OrgDirVersion.current, in: folder.url) { lines in
+            for index in lines.indices { Self.relaid(&lines[index]) }
         }
+        #expect(otherBuild.1.isReusable)
+        #expect(try written(again, reusing: otherBuild) == again.canonicalData())
     }
 
     @Test("object ranges are refused when the file's lines do not match its people one for one")

@@ -137,7 +137,7 @@ extension Snapshot {
             let batchEnd = min(batchStart + parts * partSize, people.count)
             let ranges = stride(from: batchStart, to: batchEnd, by: partSize).map { $0..<min($0 + partSize, batchEnd) }
             let results = ChunkResults<Data>(count: ranges.count)
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+            ParallelWork.perform(iterations: ranges.count) { part in
                 var out: [UInt8] = []
                 out.reserveCapacity(ranges[part].count * 600)
                 for index in ranges[part] {
@@ -217,7 +217,7 @@ extension Snapshot {
         let pieces = data.withUnsafeBytes { splitAtLineBreaks(UnsafeRawBufferPointer($0), body: body) }
         if let people = decodeInPlace(data, pieces: pieces) { return people }
         let results = ChunkResults<[User]>(count: pieces.count)
-        DispatchQueue.concurrentPerform(iterations: pieces.count) { chunk in
+        ParallelWork.perform(iterations: pieces.count) { chunk in
             let range = pieces[chunk]
             if let users = try? data.withUnsafeBytes({ bytes throws(SnapshotUserCodec.Unsupported) in
                 try SnapshotUserCodec.readUsers(UnsafeRawBufferPointer(bytes), range: range)
@@ -255,7 +255,7 @@ extension Snapshot {
     /// on one core between two parallel passes. Nil when a piece is not one canonical person a line.
     private static func decodeInPlace(_ data: Data, pieces: [Range<Int>]) -> [User]? {
         let lineCounts = ChunkResults<Int>(count: pieces.count)
-        DispatchQueue.concurrentPerform(iterations: pieces.count) { chunk in
+        ParallelWork.perform(iterations: pieces.count) { chunk in
             let count = data.withUnsafeBytes { bytes in
                 bytes[pieces[chunk]].reduce(0) { $0 + ($1 == newline ? 1 : 0) }
                     + (pieces[chunk].last.map { bytes[$0] != newline } == true ? 1 : 0)

@@ -42,7 +42,7 @@ enum TreeRemoval {
         if files.count >= parallelThreshold {
             let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let share = (files.count + workers - 1) / workers
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            ParallelWork.perform(iterations: workers) { worker in
                 for index in (worker * share)..<min(files.count, (worker + 1) * share) {
                     removeEntry(files[index], in: folder)
                 }

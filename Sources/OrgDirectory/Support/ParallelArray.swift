@@ -6,8 +6,8 @@ import Dispatch
 /// fields) and releasing the chunk then releases them all again. For a hundred thousand people of twenty fields
 /// that was some forty milliseconds on one core, between two parallel passes.
 ///
-/// Call it outside other `concurrentPerform` work (`BothAtOnce` included): nested in one, GCD runs the chunks one
-/// after the other on the calling thread.
+/// Call it outside other parallel work (`BothAtOnce` included): nested in one, GCD runs the chunks one after the
+/// other on the calling thread (`ParallelWork` stops a debug build there).
 enum ParallelArray {
     /// An array of `count` elements, the chunks `ranges` (which cover `0..<count`) made at the same time:
     /// `fill(chunk, slots)` initializes the slots of `ranges[chunk]` from the first and returns how many it
@@ -23,7 +23,7 @@ enum ParallelArray {
         var complete = false
         let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             let storage = Storage(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { chunk in
+            ParallelWork.perform(iterations: ranges.count) { chunk in
                 let slots = UnsafeMutableBufferPointer(rebasing: storage.buffer[ranges[chunk]])
                 filled.set(chunk, .success(fill(chunk, slots)))
             }

@@ -1,0 +1,40 @@
+import Testing
+
+@testable import OrgDirectory
+
+/// A parallel pass started inside another runs on one core; in the debug builds tests run, it stops the process so
+/// the mistake fails the tests (it cannot be seen otherwise, short of a per-thread profile).
+@Suite("Parallel work")
+struct ParallelWorkTests {
+    @Test("passes one after the other run every iteration, and a thread is inside a pass only while it runs one")
+    func passesInSequenceRunEveryIteration() {
+        for _ in 0..<3 {
+            let seen = ChunkResults<Bool>(count: 64)
+            ParallelWork.perform(iterations: 64) { iteration in
+                seen.set(iteration, .success(ParallelWork.isInsidePass))
+            }
+            var marks: [Bool] = []
+            seen.drain { marks.append($0) }
+            #expect(marks == Array(repeating: true, count: 64))
+        }
+        #expect(!ParallelWork.isInsidePass)
+        let (first, second) = BothAtOnce.run({ 1 }, { 2 })
+        #expect(first == 1 && second == 2)
+    }
+
+    @Test("a pass started inside another pass stops the process, whichever of BothAtOnce and ParallelArray nests")
+    func nestedPassesStopTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            _ = BothAtOnce.run({ BothAtOnce.run({ 1 }, { 2 }).0 }, { 3 })
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = BothAtOnce.run(
+                {
+                    ParallelArray.make(count: 2, ranges: [0..<1, 1..<2]) { chunk, slots in
+                        slots.initializeElement(at: 0, to: chunk)
+                        return (1, true)
+                    }
+                }, { 3 })
+        }
+    }
+}

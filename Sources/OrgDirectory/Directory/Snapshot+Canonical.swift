@@ -55,10 +55,10 @@ extension Snapshot {
     /// Hands the canonical bytes to `emit` in pieces of a few megabytes, in order, so saving a million people
     /// never holds the whole file in memory.
     ///
-    /// With `previous` (the snapshot before and the file it was read from), the lines of people equal to theirs
+    /// With `previous` (the snapshot before, with the file it was read from), the lines of people equal to theirs
     /// there are copied from that file rather than encoded: the same bytes (see `SnapshotSource`).
     func writeCanonical(
-        reusing previous: (snapshot: Snapshot, source: SnapshotSource)? = nil,
+        reusing previous: SnapshotSource? = nil,
         _ emit: (Data) throws(SnapshotError) -> Void
     ) throws(SnapshotError) {
         let header: Data
@@ -77,12 +77,11 @@ extension Snapshot {
                 failure = error
             }
         }
-        if let previous, previous.source.isReusable,
-            let lines = previous.source.objectRanges(count: previous.snapshot.people.count),
-            SnapshotLineReuse.encodesAlike(previous.snapshot.people, lines: lines, in: previous.source.bytes)
+        if let previous, previous.isReusable, let lines = previous.objectRanges(),
+            SnapshotLineReuse.encodesAlike(previous.snapshot.people, lines: lines, in: previous.bytes)
         {
             let pieces = SnapshotLineReuse.plan(old: previous.snapshot.people, new: people)
-            Self.writePeople(people, pieces: pieces, copyingFrom: previous.source.bytes, lines: lines, emitPeople)
+            Self.writePeople(people, pieces: pieces, copyingFrom: previous.bytes, lines: lines, emitPeople)
         } else {
             Self.encodePeople(people, emitPeople)
         }
@@ -156,8 +155,15 @@ extension Snapshot {
     /// Canonical files take a fast path (header alone, then people decoded in parallel chunks); anything else
     /// that is valid JSON with the same structure (say, a pretty-printed copy) is read the slow way.
     public static func decode(_ data: Data, path: String) throws(SnapshotError) -> Snapshot {
+        try decodeWithBody(data, path: path).snapshot
+    }
+
+    /// `decode`, with the byte range of the people lines when the file is canonical (nil otherwise).
+    static func decodeWithBody(_ data: Data, path: String) throws(SnapshotError) -> (
+        snapshot: Snapshot, body: Range<Int>?
+    ) {
         let parts = data.withUnsafeBytes { canonicalParts(UnsafeRawBufferPointer($0)) }
-        guard let parts else { return try decodeGeneric(data, path: path) }
+        guard let parts else { return (try decodeGeneric(data, path: path), nil) }
         let metadata = try decodeMetadata(data.subdata(in: parts.metadata), path: path)
         let people = try decodePeople(data, lines: parts.body, path: path)
         guard people.count == metadata.counts.people else {
@@ -165,7 +171,7 @@ extension Snapshot {
                 path: path,
                 reason: "it holds \(people.count) people but its metadata counts \(metadata.counts.people)")
         }
-        return Snapshot(metadata: metadata, people: people)
+        return (Snapshot(metadata: metadata, people: people), parts.body)
     }
 
     /// Reads only the metadata from the first line of a canonical file (used to list snapshots cheaply).

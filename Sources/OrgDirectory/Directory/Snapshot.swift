@@ -50,19 +50,12 @@ extension User {
         idPrecedes(lhs.id, rhs.id)
     }
 
-    /// Byte-wise comparison of two ids' UTF-8, with `memcmp` when both are stored contiguously (native strings).
+    /// Byte-wise comparison of two ids' UTF-8 (`ByteOrder`), read in place when stored contiguously (native strings).
     static func idPrecedes(_ lhs: String, _ rhs: String) -> Bool {
-        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in
-                let common = min(left.count, right.count)
-                if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
-                    let order = memcmp(leftBase, rightBase, common)
-                    if order != 0 { return order < 0 }
-                }
-                return left.count < right.count
+        lhs.withUTF8Bytes { left in
+            rhs.withUTF8Bytes { right in
+                ByteOrder.compare(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) < 0
             }
         }
-        if let fast, let result = fast { return result }
-        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }

@@ -14,23 +14,25 @@ import Foundation
 /// byte. Canonical bytes depend only on the record and the encoder, so a line is reused only when the person is
 /// equal to the one the previous file holds and that file was written by this orgdir version.
 public struct SnapshotSource: Sendable {
+    /// The snapshot decoded from the file.
+    let snapshot: Snapshot
     /// The whole file.
     let bytes: Data
     /// The people lines (`canonicalParts`'s body).
     let body: Range<Int>
-    /// The orgdir version that wrote it (its metadata's).
-    let orgdirVersion: String
-    let schemaVersion: Int
 
-    /// Whether its lines are this orgdir's canonical bytes.
+    /// Whether its lines are this orgdir's canonical bytes: written by this version, in this schema (its
+    /// metadata's; `SnapshotLineReuse.encodesAlike` checks the encoder itself).
     var isReusable: Bool {
-        orgdirVersion == OrgDirVersion.current && schemaVersion == Snapshot.currentSchemaVersion
+        snapshot.metadata.orgdirVersion == OrgDirVersion.current
+            && snapshot.metadata.schemaVersion == Snapshot.currentSchemaVersion
     }
 
     /// Where each person's object starts and ends (without its separator), in order; nil when the body does not
-    /// hold `count` lines, each `{…}` followed by `,\n` (the last by `\n`).
-    func objectRanges(count: Int) -> [Range<Int>]? {
-        bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [Range<Int>]? in
+    /// hold one line per person of `snapshot` (or `count`), each `{…}` followed by `,\n` (the last by `\n`).
+    func objectRanges(count: Int? = nil) -> [Range<Int>]? {
+        let count = count ?? snapshot.people.count
+        return bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [Range<Int>]? in
             guard let base = raw.baseAddress, body.upperBound <= raw.count else { return nil }
             var ranges: [Range<Int>] = []
             ranges.reserveCapacity(count)
@@ -64,7 +66,7 @@ enum SnapshotLineReuse {
     /// differently, and copying their lines would break "the same people give the same bytes"; a change to the
     /// encoder changes nearly every line, so a sample finds it, for a few dozen encodings.
     static func encodesAlike(_ old: [User], lines: [Range<Int>], in bytes: Data) -> Bool {
-        guard !old.isEmpty, old.count == lines.count else { return old.isEmpty }
+        guard old.count == lines.count else { return false }
         let step = max(1, old.count / sampleSize)
         var encoded: [UInt8] = []
         return bytes.withUnsafeBytes { raw in

@@ -42,7 +42,7 @@ public struct SnapshotStore: Sendable {
     /// snapshot while the site renders and commits it once the site is published.
     /// With `previous`, the lines of people unchanged since that snapshot are copied from its file.
     func prepareSave(
-        _ snapshot: Snapshot, reusing previous: (snapshot: Snapshot, source: SnapshotSource)? = nil
+        _ snapshot: Snapshot, reusing previous: SnapshotSource? = nil
     ) throws(SnapshotError) -> PendingSnapshot {
         try createFolder()
         var sequence = 1
@@ -231,14 +231,8 @@ public struct SnapshotStore: Sendable {
     /// `load(at:)`, with the file kept as the source of the next snapshot's unchanged lines when it is canonical.
     static func loadWithSource(at url: URL) throws(SnapshotError) -> (Snapshot, SnapshotSource?) {
         let bytes = try read(url)
-        let snapshot = try Snapshot.decode(bytes, path: url.path)
-        let body = bytes.withUnsafeBytes { Snapshot.canonicalParts($0)?.body }
-        let source = body.map {
-            SnapshotSource(
-                bytes: bytes, body: $0, orgdirVersion: snapshot.metadata.orgdirVersion,
-                schemaVersion: snapshot.metadata.schemaVersion)
-        }
-        return (snapshot, source)
+        let (snapshot, body) = try Snapshot.decodeWithBody(bytes, path: url.path)
+        return (snapshot, body.map { SnapshotSource(snapshot: snapshot, bytes: bytes, body: $0) })
     }
 
     /// A snapshot file's bytes, mapped when the file allows it (`MappedFile.contents`).

@@ -131,8 +131,7 @@ public struct BuildPipeline: Sendable {
         // The snapshot is written while the site renders (the render's first step runs on one core) and becomes
         // the latest snapshot only once the site is published.
         let snapshot = Snapshot(metadata: metadata, people: people)
-        async let pendingSnapshot = Self.prepareSnapshot(
-            snapshot, in: snapshots, reusing: previous, from: previousFile)
+        async let pendingSnapshot = Self.prepareSnapshot(snapshot, in: snapshots, reusing: previousFile)
         let counts: PublishCounts
         do {
             counts = try await renderAndPublish(
@@ -218,8 +217,8 @@ public struct BuildPipeline: Sendable {
     /// counted about 44 MiB more at a 100,000-person nightly's peak.
     private func loadPrevious(
         _ latest: SnapshotEntry?, fetchingRoundWith sync: DirectorySync, _ deltaState: DeltaState?, now: Date
-    ) async throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource?>, DirectorySync.PrefetchedRound?) {
-        guard let latest else { return (nil, HandOff(nil), nil) }
+    ) async throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource>?, DirectorySync.PrefetchedRound?) {
+        guard let latest else { return (nil, nil, nil) }
         let load = { () throws(SnapshotError) -> (Snapshot, SnapshotSource?) in
             try SnapshotStore.loadWithSource(at: latest.url)
         }
@@ -227,12 +226,12 @@ public struct BuildPipeline: Sendable {
             // A file whose metadata could not be listed is loaded alone, to report what is wrong with it.
             guard let metadata = latest.metadata else {
                 let (snapshot, source) = try load()
-                return (snapshot, HandOff(source), nil)
+                return (snapshot, source.map { HandOff($0) }, nil)
             }
             async let loading = Result(catching: load)
             let prefetched = await sync.prefetchRound(metadata: metadata, deltaState: deltaState, now: now)
             let (snapshot, source) = try await loading.get()
-            return (snapshot, HandOff(source), prefetched)
+            return (snapshot, source.map { HandOff($0) }, prefetched)
         } catch {
             throw .state(error.errorDescription ?? "\(error)")
         }
@@ -311,11 +310,10 @@ public struct BuildPipeline: Sendable {
 
     /// `snapshot` written under a temporary name (see `SnapshotStore.prepareSave`).
     private static func prepareSnapshot(
-        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing previous: Snapshot?,
-        from file: HandOff<SnapshotSource?>
+        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?
     ) async -> Result<SnapshotStore.PendingSnapshot, SnapshotError> {
-        let reused = previous.flatMap { previous in (file.take() ?? nil).map { (previous, $0) } }
-        return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: reused) }
+        let previous = file?.take()
+        return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: previous) }
     }
 
     private func makeStaging(

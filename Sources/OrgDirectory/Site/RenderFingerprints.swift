@@ -242,7 +242,7 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// else keeps their own slug from the same line, and a site's slugs are unique, `Slug.assign`.)
     func staleSlugs(in directory: SiteDirectory, idOrder: [Int]? = nil) -> Set<String>? {
         if let idOrdered {
-            guard idOrdered.slugEnds != nil, peopleMade == idOrdered.count else { return nil }
+            guard idOrdered.slugs != nil, peopleMade == idOrdered.count else { return nil }
             guard let idOrder = idOrder ?? directory.displayPositionsInIDOrder() else {
                 let current = Set(directory.people.map(\.slug))
                 return Set((0..<idOrdered.count).compactMap { idOrdered.slug($0) }.filter { !current.contains($0) })

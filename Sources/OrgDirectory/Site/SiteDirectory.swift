@@ -265,8 +265,8 @@ struct SiteDirectory: Sendable {
     static let parallelPeopleLimit = 300_000
 
     /// Everyone's `SitePerson` in display order: their user in `users` (already hidden), the slug, letter and
-    /// department page worked out before, and the phone links (made here unless prepared early); in chunks on every core when
-    /// `inParallel` and there are enough people.
+    /// department page worked out before, and the phone links (made here unless prepared early); in chunks on every
+    /// core when `inParallel` and there are enough people.
     static func makePeople(
         order: [Int], prepared: [PreparedPerson], users: SiteUsers, slugs: [String], letters: [String],
         departmentFiles: [String?], inParallel: Bool

@@ -120,10 +120,9 @@ struct ByteKeyOrder: Sendable {
     private static func precedes(
         _ left: Int, _ right: Int, _ base: UnsafePointer<UInt8>, _ starts: UnsafeBufferPointer<Int>
     ) -> Bool {
-        let leftLength = starts[left + 1] - starts[left]
-        let rightLength = starts[right + 1] - starts[right]
-        let compared = memcmp(base + starts[left], base + starts[right], min(leftLength, rightLength))
-        return compared != 0 ? compared < 0 : leftLength < rightLength
+        let leftKey = UnsafeRawBufferPointer(start: base + starts[left], count: starts[left + 1] - starts[left])
+        let rightKey = UnsafeRawBufferPointer(start: base + starts[right], count: starts[right + 1] - starts[right])
+        return ByteOrder.compare(leftKey, rightKey) < 0
     }
 }
 

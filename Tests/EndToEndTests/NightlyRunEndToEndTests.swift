@@ -129,12 +129,16 @@ struct NightlyRunEndToEndTests {
 
     /// The state caches only save time: a run that cannot write one still publishes, and says which, why, and
     /// what the next run does instead; the next run saves it again. (The render fingerprints and export rows are
-    /// removed before publishing, folder and all, so only the search tokens stay in the way until the save.)
+    /// removed before publishing, folder and all, so only the search tokens stay in the way until the save; the
+    /// kept list rows and search records are written during the render, and removed when they cannot be.)
     @Test("a state cache that cannot be saved leaves the site published, a warning naming it, and the next run heals")
     func unsavableStateCaches() async throws {
         try await withSandboxWorkspace(SandboxConfiguration(userCount: 40)) { workspace, settings, environment in
             // A folder (not empty) where each cache file goes: no file can be renamed over it.
-            let caches = ["render-fingerprints.txt", "search-tokens.bin", "export-rows.bin"]
+            let caches = [
+                "render-fingerprints.txt", "search-tokens.bin", "export-rows.bin", "list-rows.bin",
+                "search-records.bin",
+            ]
             for name in caches {
                 let folder = workspace.state.appendingPathComponent(name)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -146,11 +150,20 @@ struct NightlyRunEndToEndTests {
             #expect(workspace.files(in: "people", withExtension: "html").count == 40)
             let summary = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
             let warnings = summary?["warnings"] as? [String] ?? []
-            let tokens = workspace.state.appendingPathComponent("search-tokens.bin").path
+            let state = workspace.state
+            let (tokens, rows, records) = (
+                state.appendingPathComponent("search-tokens.bin").path,
+                state.appendingPathComponent("list-rows.bin").path,
+                state.appendingPathComponent("search-records.bin").path
+            )
             #expect(
                 warnings == [
                     "the search tokens could not be saved (cannot write \(tokens): Is a directory); the next run "
-                        + "tokenizes everyone"
+                        + "tokenizes everyone",
+                    "the list page rows could not be kept (cannot write \(rows): Is a directory); the next run makes "
+                        + "them all",
+                    "the search records could not be kept (cannot write \(records): Is a directory); the next run "
+                        + "makes them all",
                 ], "\(warnings)")
             #expect(first.stderr.contains("the search tokens could not be saved"))
 

@@ -183,7 +183,7 @@ public struct BuildPipeline: Sendable {
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
             peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized,
-            exportRowsCopied: counts.exportRowsCopied)
+            exportRowsCopied: counts.exportRowsCopied, keptRowsCopied: counts.keptRowsCopied)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -361,7 +361,8 @@ public struct BuildPipeline: Sendable {
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
                 prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
-                exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true, to: staging)
+                exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
+                keptRows: exportRows.store.keptRows, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -388,14 +389,16 @@ public struct BuildPipeline: Sendable {
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)
         async let tokensSaved = Self.save(report.searchTokens, in: searchTokens.store, context: searchTokens.context)
         async let rowsSaved = Self.save(report.exportRows, in: exportRows.store)
-        let warnings = [await fingerprintsSaved, await tokensSaved, await rowsSaved].compactMap { $0 }
+        let warnings =
+            [await fingerprintsSaved, await tokensSaved, await rowsSaved].compactMap { $0 } + report.warnings
         clock.lap("render fingerprints, search tokens and export rows save")
         BackgroundRelease.keepIfExiting((report, fingerprints.stored, searchTokens.cache, exportRows.previous))
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
-            peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied, warnings: warnings)
+            peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied,
+            keptRowsCopied: report.keptRowsCopied, warnings: warnings)
     }
 }
 
@@ -455,5 +458,6 @@ struct PublishCounts {
     var peoplePrerendered: Int
     var peopleTokenized: Int
     var exportRowsCopied: Int
+    var keptRowsCopied: Int
     var warnings: [String]
 }

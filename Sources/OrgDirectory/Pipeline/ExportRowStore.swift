@@ -8,9 +8,12 @@ import Foundation
 public struct ExportRowStore: Sendable {
     private let cache: StateCacheFile
     public var file: URL { cache.url }
+    /// The list rows and search records kept beside the table (`KeptRowFiles`), which it describes.
+    public let keptRows: KeptRowFiles
 
     public init(stateDirectory: URL) {
         cache = StateCacheFile("export-rows.bin", in: stateDirectory)
+        keptRows = KeptRowFiles(stateDirectory: stateDirectory)
     }
 
     /// The stored table, else nil.

@@ -31,4 +31,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Rows of the exports (`people.csv`, `.json`, `.vcf`, all counted) copied from the published exports because
     /// the person's row was unchanged (`export-rows.bin` in the state folder); the others were made this run.
     public var exportRowsCopied: Int = 0
+    /// List page rows and search records (both counted) copied from those the run before kept (`list-rows.bin` and
+    /// `search-records.bin` in the state folder) because the person's row was unchanged.
+    public var keptRowsCopied: Int = 0
 }

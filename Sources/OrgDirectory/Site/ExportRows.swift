@@ -14,6 +14,10 @@ import Foundation
 /// spans in that order beside them: a run looks each person's key up once, in one map of row numbers, where
 /// a map of spans per export (three of 100,000 entries, filled and read three times) was most of the table's
 /// cost.
+///
+/// The list pages' rows and the search records are made per person in the same order, from a subset of what a row
+/// key covers, but no published file holds them one after the other: the run keeps them in the state folder
+/// (`KeptRowFiles`), and the table describes those files too (`kept`), tied to them by `stamp`.
 public struct ExportRows: Sendable, Equatable {
     /// A row's place in its export file.
     struct Span: Sendable, Equatable {
@@ -35,6 +39,11 @@ public struct ExportRows: Sendable, Equatable {
     /// Each row's key, in the order of the rows (the same in every export).
     var keys: [RenderFingerprint] = []
     var files: [SiteExport: File] = [:]
+    /// The rows kept in the state folder (`KeptRowFiles`), each file's spans in row order; a kind is here only when
+    /// its file was written whole.
+    var kept: [KeptRowKind: File] = [:]
+    /// What the kept files must carry to be read with this table (`RowMatch.stamp`).
+    var stamp = RenderFingerprint(high: 0, low: 0)
 
     /// Row number by key: where a run finds the row to copy for a person's key.
     func rowNumbers() -> [RenderFingerprint: Int] {
@@ -60,7 +69,7 @@ public struct ExportRows: Sendable, Equatable {
     /// fields and the extra (`select`) columns, which decide every row's columns and keys.
     static func context(hiding hidden: Set<String>, extraKeys: [String]) -> RenderFingerprint {
         var input = FingerprintInput()
-        input.add("orgdir-export-rows/2")
+        input.add("orgdir-export-rows/3")
         input.add(OrgDirVersion.current)
         input.add(ExecutableIdentity.current)
         input.add(hidden.sorted().joined(separator: "\n"))
@@ -78,24 +87,28 @@ extension SiteExports {
     ///
     /// The files are open at once, each inside the one before (`write` is called again from within the pieces of
     /// the one before), so one pass over the people writes every export's row of each (`ExportWriter`).
+    ///
+    /// `match` is everyone's row key and previous row, made once for every kind of row (`RowMatch.make`); without
+    /// it, and with `keepingTable`, the exports make it themselves.
     static func write(
         _ exports: [SiteExport], of directory: SiteDirectory, hidden: Set<String>, keepingTable: Bool,
-        previous: ExportRows?, published: (SiteExport) -> MappedFile?,
+        previous: ExportRows?, match: RowMatch? = nil, published: (SiteExport) -> MappedFile?,
         through write: (SiteExport, SitePieceProducer) throws -> Void
     ) throws -> ExportRows.Made? {
         let extraKeys = extraColumns(directory)
-        var table = ExportRows(context: ExportRows.context(hiding: hidden, extraKeys: extraKeys))
-        let usable = previous.flatMap { $0.context == table.context ? $0 : nil }
-        let previousRows = usable?.rowNumbers()
-        if keepingTable { table.keys.reserveCapacity(directory.people.count) }
+        let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
+        let match =
+            keepingTable
+            ? match ?? RowMatch.make(directory, previous: previous, context: context, parallel: false) : nil
+        var table = ExportRows(context: context)
+        let usable = match?.copiesRows == true ? previous : nil
         var writers: [ExportWriter] = []
         // `write` is called from within the pieces of its own call (each file stays open while the next is made):
         // re-entrant, which a non-escaping closure may not be.
         try withoutActuallyEscaping(write) { write in
             func open(_ position: Int) throws {
                 guard position < exports.count else {
-                    table.keys = try writeRows(
-                        of: directory, keepingTable: keepingTable, previousRows: previousRows, into: &writers)
+                    try writeRows(of: directory, match: match, into: &writers)
                     return
                 }
                 let export = exports[position]
@@ -112,35 +125,88 @@ extension SiteExports {
             }
             try open(0)
         }
+        guard let match else { return nil }
+        table.keys = match.keys
+        table.stamp = match.stamp
         var copied = 0
         for writer in writers {
             table.files[writer.export] = writer.rows.file
             copied += writer.rows.copied
         }
-        return keepingTable ? (table, copied) : nil
+        return (table, copied)
     }
 
-    /// Every writer's file, start to finish, in one pass over the people; returns the rows' keys with
-    /// `keepingTable`. A person's row is copied from the previous files' row that `previousRows` gives for their key.
+    /// Every writer's file, start to finish, in one pass over the people. A person's row is copied from the previous
+    /// files' row `match` gives them.
     private static func writeRows(
-        of directory: SiteDirectory, keepingTable: Bool, previousRows: [RenderFingerprint: Int]?,
-        into writers: inout [ExportWriter]
-    ) throws -> [RenderFingerprint] {
+        of directory: SiteDirectory, match: RowMatch?, into writers: inout [ExportWriter]
+    ) throws {
         for position in writers.indices { try writers[position].start() }
-        var input = FingerprintInput()
-        var keys: [RenderFingerprint] = []
-        if keepingTable { keys.reserveCapacity(directory.people.count) }
         for index in directory.people.indices {
-            var previousRow: Int?
-            if keepingTable {
-                let key = ExportRows.rowKey(at: index, in: directory, input: &input)
-                keys.append(key)
-                previousRow = previousRows?[key]
-            }
+            let previousRow = match?.previousRow(at: index)
             for position in writers.indices { try writers[position].add(index, copying: previousRow) }
         }
         for position in writers.indices { try writers[position].finish() }
-        return keys
+    }
+}
+
+/// Every person's row key and the row the run before's table has for that key, made once before the render's tasks
+/// start: the exports, the list rows and the search records all copy by it.
+struct RowMatch: Sendable {
+    /// Each person's row key, in display order: the new table's keys.
+    let keys: [RenderFingerprint]
+    /// Each person's row in the run before's table (the same key), -1 when it has none; empty when that table was
+    /// made in another context (nothing is copied).
+    private let previous: [Int32]
+    /// What ties the kept files this run writes to its table: a digest of the context and every key, which decide
+    /// every kept row's bytes, so a kept file whose stamp is the table's holds the rows the table describes.
+    let stamp: RenderFingerprint
+
+    /// Whether any row can be copied (the run before's table was made in this run's context).
+    var copiesRows: Bool { !previous.isEmpty }
+
+    /// The run before's row for the person at `index`, nil when there is none to copy.
+    func previousRow(at index: Int) -> Int? {
+        guard index < previous.count else { return nil }
+        let row = previous[index]
+        return row < 0 ? nil : Int(row)
+    }
+
+    /// The match of `directory`'s people with `previous` (used only when made in `context`). With `parallel`, the
+    /// keys are made on every core (`ParallelArray`: not from within other parallel work).
+    static func make(
+        _ directory: SiteDirectory, previous: ExportRows?, context: RenderFingerprint, parallel: Bool = true
+    ) -> RowMatch {
+        let count = directory.people.count
+        let ranges = ParallelArray.ranges(count: count, chunks: 8)
+        // Each key is a digest of a few hundred bytes: a hundred thousand of them were a fifth of the exports' task.
+        let made =
+            parallel
+            ? ParallelArray.make(count: count, ranges: ranges) { chunk, slots in
+                var input = FingerprintInput()
+                for (slot, index) in ranges[chunk].enumerated() {
+                    slots.initializeElement(at: slot, to: ExportRows.rowKey(at: index, in: directory, input: &input))
+                }
+                return (ranges[chunk].count, true)
+            } : nil
+        // One core: the exports' own match (tests, and callers already inside parallel work).
+        let keys =
+            made
+            ?? {
+                var input = FingerprintInput()
+                return directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory, input: &input) }
+            }()
+        var rows: [Int32] = []
+        if let previous, previous.context == context {
+            let numbers = previous.rowNumbers()
+            rows = keys.map { key in numbers[key].map(Int32.init) ?? -1 }
+        }
+        var input = FingerprintInput()
+        input.add("orgdir-kept-rows")
+        input.add(context.hex)
+        input.add(count)
+        for key in keys { input.add(key) }
+        return RowMatch(keys: keys, previous: rows, stamp: input.fingerprint)
     }
 }
 
@@ -159,8 +225,12 @@ struct ExportRowCopier {
     private(set) var copied = 0
     /// The new file's size, once it is written (`finish`).
     private var written = 0
+    /// Where the rows' bytes start in `published` (a kept file's header comes first).
+    private let base: Int
     /// Where the published file's pages were last handed back up to.
     private var releasedUpTo = 0
+    /// Where the row copied last ends.
+    private var lastEnd = 0
     /// Bytes copied past `releasedUpTo` before those pages are handed back.
     private let releaseStep: Int
 
@@ -168,12 +238,17 @@ struct ExportRowCopier {
     /// none, and nothing is copied or noted, as in a directory too large to keep the table); `previous` the
     /// published file's entry and `published` its bytes (nil when there is nothing to copy from); the pages
     /// copied from are handed back every `releaseStep` bytes.
+    /// `published` starts with `base` bytes that are not rows (a kept file's header).
     init(
-        keeping: Bool, count: Int, previous: ExportRows.File?, published: MappedFile?, releaseStep: Int = 4 << 20
+        keeping: Bool, count: Int, previous: ExportRows.File?, published: MappedFile?, base: Int = 0,
+        releaseStep: Int = 4 << 20
     ) {
         self.releaseStep = releaseStep
         self.keeping = keeping
-        if let previous, let published, UInt64(published.bytes.count) == previous.size {
+        self.base = base
+        if let previous, let published, published.bytes.count >= base,
+            UInt64(published.bytes.count - base) == previous.size
+        {
             self.previous = previous.spans
             self.published = published
         } else {
@@ -185,19 +260,27 @@ struct ExportRowCopier {
 
     /// Appends the published file's row number `row` to `out` and returns true, when there is one.
     mutating func copy(row: Int?, to out: inout [UInt8]) -> Bool {
-        guard let published, let row, previous.indices.contains(row) else { return false }
-        let span = previous[row]
-        let start = Int(span.offset)
-        let end = start + Int(span.length)
-        guard end <= published.bytes.count else { return false }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: published.bytes[start..<end]))
-        // Rows are copied in nearly the order of the file: what lies well behind is done with.
-        if end - releasedUpTo >= releaseStep {
-            published.release(releasedUpTo..<end)
-            releasedUpTo = end
-        }
-        copied += 1
+        guard let bytes = take(row: row) else { return false }
+        out.append(contentsOf: bytes)
         return true
+    }
+
+    /// The published file's row number `row`, counted as copied, when there is one: valid until the next call
+    /// (the pages behind it may be handed back then).
+    mutating func take(row: Int?) -> UnsafeRawBufferPointer? {
+        guard let published, let row, previous.indices.contains(row) else { return nil }
+        // The pages up to the row copied last are done with: rows are copied in nearly the order of the file.
+        if lastEnd - releasedUpTo >= releaseStep {
+            published.release(releasedUpTo..<lastEnd)
+            releasedUpTo = lastEnd
+        }
+        let span = previous[row]
+        let start = base + Int(span.offset)
+        let end = start + Int(span.length)
+        guard end <= published.bytes.count else { return nil }
+        lastEnd = end
+        copied += 1
+        return UnsafeRawBufferPointer(rebasing: published.bytes[start..<end])
     }
 
     /// Notes the new file's size once everything is written.
@@ -218,7 +301,7 @@ struct ExportRowCopier {
 }
 
 extension ExportRows {
-    private static let magic = Array("orgdir-export-rows/2\n".utf8)
+    private static let magic = Array("orgdir-export-rows/3\n".utf8)
     private static let keySize = 16
     private static let spanSize = 12
 
@@ -234,12 +317,38 @@ extension ExportRows {
         for (export, file) in files.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             BinaryRecord.append(export.rawValue, to: &out)
             BinaryRecord.append(file.size, to: &out)
-            for span in file.spans {
-                BinaryRecord.append(span.offset, to: &out)
-                BinaryRecord.append(span.length, to: &out)
-            }
+            Self.append(file, to: &out)
+        }
+        BinaryRecord.append(stamp, to: &out)
+        BinaryRecord.append(UInt32(kept.count), to: &out)
+        for (kind, file) in kept.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            BinaryRecord.append(kind.rawValue, to: &out)
+            BinaryRecord.append(file.size, to: &out)
+            Self.append(file, to: &out)
         }
         return out
+    }
+
+    /// A file's spans, in row order.
+    private static func append(_ file: File, to out: inout [UInt8]) {
+        for span in file.spans {
+            BinaryRecord.append(span.offset, to: &out)
+            BinaryRecord.append(span.length, to: &out)
+        }
+    }
+
+    /// The spans of `count` rows of a file of `size` bytes, nil when any is damaged or points past the file.
+    private static func spans(_ count: UInt32, size: UInt64, from reader: inout BinaryReader) -> [Span]? {
+        guard Int(count) <= reader.remaining / spanSize else { return nil }
+        var spans: [Span] = []
+        spans.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let offset: UInt64 = reader.number(), let length: UInt32 = reader.number(), offset <= size,
+                UInt64(length) <= size - offset
+            else { return nil }
+            spans.append(Span(offset: offset, length: length))
+        }
+        return spans
     }
 
     /// The table in `bytes` when they are whole; nil for anything else. Whether its context is the run's is for
@@ -258,17 +367,19 @@ extension ExportRows {
         guard let fileCount: UInt32 = reader.number(), fileCount <= SiteExport.allCases.count else { return nil }
         for _ in 0..<fileCount {
             guard let name = reader.string(), let export = SiteExport(rawValue: name), rows.files[export] == nil,
-                let size: UInt64 = reader.number(), Int(count) <= reader.remaining / spanSize
+                let size: UInt64 = reader.number(), let spans = spans(count, size: size, from: &reader)
             else { return nil }
-            var spans: [Span] = []
-            spans.reserveCapacity(Int(count))
-            for _ in 0..<count {
-                guard let offset: UInt64 = reader.number(), let length: UInt32 = reader.number(), offset <= size,
-                    UInt64(length) <= size - offset
-                else { return nil }
-                spans.append(Span(offset: offset, length: length))
-            }
             rows.files[export] = File(size: size, spans: spans)
+        }
+        guard let stamp = reader.digest(), let keptCount: UInt32 = reader.number(),
+            keptCount <= KeptRowKind.allCases.count
+        else { return nil }
+        rows.stamp = stamp
+        for _ in 0..<keptCount {
+            guard let name = reader.string(), let kind = KeptRowKind(rawValue: name), rows.kept[kind] == nil,
+                let size: UInt64 = reader.number(), let spans = spans(count, size: size, from: &reader)
+            else { return nil }
+            rows.kept[kind] = File(size: size, spans: spans)
         }
         guard reader.remaining == 0 else { return nil }
         return rows

@@ -105,22 +105,44 @@ struct SearchIndexBuilder {
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
+        var unused = ExportRowCopier(keeping: false, count: 0, previous: nil, published: nil)
+        _ = try recordChunks(for: directory, copying: &unused, match: nil, keepingAll: false, emit: emit)
+    }
+
+    /// `recordChunks(for:emit:)` with each person's record copied from `copier` (the run before's kept records) when
+    /// `match` gives them a row there; `copier` notes where each record goes. With `keepingAll`, returns every
+    /// record one after the other (for the next run), else nothing: only a chunk's records are held at a time.
+    func recordChunks<Failure: Error>(
+        for directory: SiteDirectory, copying copier: inout ExportRowCopier, match: RowMatch?, keepingAll: Bool,
+        emit: (File) throws(Failure) -> Void
+    ) throws(Failure) -> [UInt8] {
+        var records: [UInt8] = []
+        if keepingAll { records.reserveCapacity(directory.people.count * 140) }
         var chunk = 0
         var file: [UInt8] = []
         while chunk * chunkSize < directory.people.count {
             let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
+            if !keepingAll { records.removeAll(keepingCapacity: true) }
             file.removeAll(keepingCapacity: true)
             Self.startShard("r", "\(chunk)", in: &file)
             file.append(0x5B)
             for index in range {
                 if index > range.lowerBound { file.append(0x2C) }
-                Self.appendRecord(directory.people[index], to: &file)
+                let start = records.count
+                if let record = copier.take(row: match?.previousRow(at: index)) {
+                    records.append(contentsOf: record)
+                } else {
+                    Self.appendRecord(directory.people[index], to: &records)
+                }
+                copier.record(at: start..<records.count)
+                file.append(contentsOf: records[start...])
             }
             file.append(0x5D)
             Self.finishShard(&file)
             try emit(File(path: "search/r/\(chunk).js", bytes: file))
             chunk += 1
         }
+        return keepingAll ? records : []
     }
 
     /// `search/manifest.js` from the shards' manifest entries and the phone shards' sizes.

@@ -14,6 +14,11 @@ struct SiteRenderJob: Sendable {
     var keepsTokenCache = false
     /// The run before's export rows and the published folder their exports are in; nil keeps no table.
     var exportRows: (previous: ExportRows?, folder: String?)? = nil
+    /// Everyone's row key and row in the run before's table, when a table is kept (`RowMatch.make`).
+    var rowMatch: RowMatch? = nil
+    /// Where the list rows and search records are kept for the next run, and the run before's are (with
+    /// `rowMatch`); nil keeps none.
+    var keptRowFiles: KeptRowFiles? = nil
     /// The person pages' frame, made once (`withPersonFrame()`); nil makes it for each page.
     var personFrame: FrameBytes? = nil
 
@@ -132,13 +137,56 @@ struct SiteRenderJob: Sendable {
 
     /// The browse pages, the department pages and the index, with every row made once (`ListRows`) when both
     /// kinds of list page are the compiled built-in ones and the directory is not too large for it.
-    func renderLists(to output: some SiteOutput) throws(SiteError) -> [String] {
+    ///
+    /// With `keptRowFiles` and `rowMatch`, the rows of people whose row key is unchanged are copied from the run
+    /// before's, and everyone's are kept for the next run: `kept` is the table's entry for them, nil when none were
+    /// kept.
+    func renderLists(to output: some SiteOutput) throws(SiteError) -> (paths: [String], kept: KeptRows?) {
         let shared =
             templates.isBuiltin(CompiledPage.letter) && templates.isBuiltin(CompiledPage.department)
             && directory.people.count <= ListRows.limit
-        let rows = shared ? ListRows(directory) : nil
-        return try renderBrowse(to: output, rows: rows) + renderDepartments(to: output, rows: rows)
+        var rows: ListRows?
+        var kept: KeptRows?
+        if shared, let files = keptRowFiles, let match = rowMatch {
+            var copier = copier(.listRows, in: files, match: match)
+            let made = ListRows(directory, copying: &copier, match: match)
+            kept = KeptRows(
+                .listRows, made.keep(in: files, spans: copier.spans, stamp: match.stamp), copied: copier.copied)
+            rows = made
+        } else if shared {
+            rows = ListRows(directory)
+        }
+        let paths =
+            try renderBrowse(to: output, rows: rows) + renderDepartments(to: output, rows: rows)
             + renderIndex(to: output)
+        return (paths, kept)
+    }
+
+    /// What one kind of kept rows gave the table: its file's entry (nil when it could not be written, with the
+    /// warning saying why) and how many rows were copied from the run before's.
+    struct KeptRows: Sendable {
+        let kind: KeptRowKind
+        let file: ExportRows.File?
+        let warning: String?
+        let copied: Int
+
+        init(_ kind: KeptRowKind, _ kept: Result<ExportRows.File, FileReplacement.Failure>, copied: Int) {
+            self.kind = kind
+            self.copied = copied
+            switch kept {
+            case .success(let file):
+                (self.file, warning) = (file, nil)
+            case .failure(let failure):
+                file = nil
+                warning =
+                    "the \(kind.label) could not be kept (\(failure.localizedDescription)); the next run makes them all"
+            }
+        }
+    }
+
+    /// A copier of the run before's `kind` rows in `files`: none when `match` copies nothing.
+    private func copier(_ kind: KeptRowKind, in files: KeptRowFiles, match: RowMatch) -> ExportRowCopier {
+        files.copier(kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
     }
 
     private func letterLinks(current: String?) -> [ListPage.LetterLink] {
@@ -193,6 +241,8 @@ struct SiteRenderJob: Sendable {
         /// The token part's tokens for the next run, and how many people it tokenized.
         var tokenCache: SearchTokenCache?
         var tokenized = 0
+        /// The record part's records kept for the next run.
+        var kept: KeptRows?
     }
 
     /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
@@ -211,7 +261,17 @@ struct SiteRenderJob: Sendable {
             let made = try builder.tokenShards(for: directory, emit: emit)
             (piece.leaves, piece.tokenCache, piece.tokenized) = (made.leaves, made.cache, made.tokenized)
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
-        case .records: try builder.recordChunks(for: directory, emit: emit)
+        case .records:
+            guard let files = keptRowFiles, let match = rowMatch else {
+                try builder.recordChunks(for: directory, emit: emit)
+                break
+            }
+            var copier = copier(.searchRecords, in: files, match: match)
+            let records = try builder.recordChunks(
+                for: directory, copying: &copier, match: match, keepingAll: true, emit: emit)
+            piece.kept = KeptRows(
+                .searchRecords, files.keep(.searchRecords, rows: records, spans: copier.spans, stamp: match.stamp),
+                copied: copier.copied)
         }
         return piece
     }
@@ -234,7 +294,7 @@ struct SiteRenderJob: Sendable {
             let rows = try SiteExports.write(
                 exports, of: directory, hidden: options.hideFields,
                 keepingTable: exportRows != nil && directory.people.count <= SiteDirectory.digestLimit,
-                previous: exportRows?.previous,
+                previous: exportRows?.previous, match: rowMatch,
                 published: { export in folder.flatMap { Self.publishedBytes(export, in: $0) } }
             ) { export, produce in
                 do {

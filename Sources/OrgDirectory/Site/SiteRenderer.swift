@@ -43,22 +43,35 @@ public struct SiteRenderer: Sendable {
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
     /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run. With
     /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
-    /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there.
+    /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there;
+    /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
+    /// whose row is unchanged are copied from the run before's (`KeptRowFiles`).
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
         searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
-        keepingExportRows: Bool = false,
+        keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil,
         to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
-        let job = SiteRenderJob(
+        // Everyone's row key, made once on every core for the exports, the list rows and the search records.
+        let match =
+            keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
+            ? RowMatch.make(
+                directory, previous: exportRows,
+                context: ExportRows.context(
+                    hiding: options.hideFields, extraKeys: SiteExports.extraColumns(directory)))
+            : nil
+        var made = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
             keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil
         )
         .withPersonFrame()
+        made.rowMatch = match
+        made.keptRowFiles = match == nil ? nil : keptRows
+        let job = made
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)
@@ -79,6 +92,7 @@ public struct SiteRenderer: Sendable {
         var otherPaths: Set<String> = []
         var searchPieces: [SiteRenderJob.SearchPiece] = []
         var exportTable: ExportRows.Made?
+        var keptFiles: [SiteRenderJob.KeptRows] = []
         // Each person chunk's fingerprints by its first position: chunks finish in any order.
         var fingerprintChunks: [(start: Int, fingerprints: [RenderFingerprints.Entry])] = []
         do {
@@ -90,14 +104,18 @@ public struct SiteRenderer: Sendable {
                 // million people stay under 2 GB); below `concurrentIndexLimit` they are separate tasks, because
                 // on a nightly run, with few people to render, that chain is what the run waits for.
                 var pending: [@Sendable () throws -> RenderPart]
-                let lists = { @Sendable () throws -> RenderPart in RenderPart(try job.renderLists(to: output)) }
+                let lists = { @Sendable () throws -> RenderPart in
+                    let lists = try job.renderLists(to: output)
+                    return RenderPart(lists.paths, kept: lists.kept)
+                }
                 if directory.people.count <= Self.concurrentIndexLimit {
                     // Longest first, so the last ones to finish are short: the exports (the longest of a first
                     // build, and of a nightly run now that it copies rows), the token shards, the list pages.
                     let search = { (part: SiteRenderJob.SearchPart) in
                         { @Sendable () throws -> RenderPart in
                             let piece = try job.renderSearch(part, to: output)
-                            return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
+                            return RenderPart(
+                                piece.paths, shards: piece.paths.count, search: piece, kept: piece.kept)
                         }
                     }
                     pending = [
@@ -151,6 +169,7 @@ public struct SiteRenderer: Sendable {
                     shards += done.shards
                     if let piece = done.search { searchPieces.append(piece) }
                     if let rows = done.exports { exportTable = rows }
+                    if let kept = done.kept { keptFiles.append(kept) }
                     if let chunk = done.people {
                         fingerprintChunks.append((chunk.start, chunk.fingerprints))
                         people.rendered += chunk.rendered
@@ -182,8 +201,13 @@ public struct SiteRenderer: Sendable {
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
         report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
-        report.exportRows = exportTable?.table
+        if var table = exportTable?.table {
+            for kept in keptFiles { table.kept[kept.kind] = kept.file }
+            report.exportRows = table
+        }
         report.exportRowsCopied = exportTable?.copied ?? 0
+        report.keptRowsCopied = keptFiles.reduce(0) { $0 + $1.copied }
+        report.warnings = keptFiles.sorted { $0.kind.rawValue < $1.kind.rawValue }.compactMap(\.warning)
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints),
@@ -206,11 +230,14 @@ private struct RenderPart: Sendable {
     var search: SiteRenderJob.SearchPiece?
     /// The exports' table of rows, and how many rows were copied.
     var exports: ExportRows.Made?
+    /// The list rows or search records kept for the next run.
+    var kept: SiteRenderJob.KeptRows?
 
     init(
         _ paths: [String], fileCount: Int? = nil, shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,
-        search: SiteRenderJob.SearchPiece? = nil, exports: ExportRows.Made? = nil
+        search: SiteRenderJob.SearchPiece? = nil, exports: ExportRows.Made? = nil, kept: SiteRenderJob.KeptRows? = nil
     ) {
+        self.kept = kept
         self.paths = paths
         self.fileCount = fileCount ?? paths.count
         self.shards = shards

@@ -28,6 +28,10 @@ public struct SiteReport: Sendable, Equatable {
     var exportRows: ExportRows?
     /// Export rows copied from the published exports rather than made.
     public var exportRowsCopied: Int = 0
+    /// List rows and search records copied from the run before's (`KeptRowFiles`) instead of made.
+    public var keptRowsCopied: Int = 0
+    /// What the render could not keep for the next run, said as warnings (the site itself is whole).
+    public var warnings: [String] = []
 
     public init(
         filesWritten: Int = 0, people: Int = 0, searchShards: Int = 0, departments: Int = 0, paths: [String] = []

@@ -21,11 +21,12 @@ enum FileReplacement {
         var errorDescription: String? { "cannot \(creating ? "create" : "write") \(path): \(reason)" }
     }
 
-    /// Replaces `target` with `bytes`, the new file made with `mode`; `sync` flushes it to disk before the rename.
+    /// Replaces `target` with `bytes` followed by the parts `more` (written as they are, not joined first), the new
+    /// file made with `mode`; `sync` flushes it to disk before the rename.
     /// On failure nothing is left beside `target`.
-    static func replace(_ target: URL, with bytes: some ContiguousBytes, mode: mode_t, sync: Bool)
-        throws(Failure)
-    {
+    static func replace(
+        _ target: URL, with bytes: some ContiguousBytes, then more: [[UInt8]] = [], mode: mode_t, sync: Bool
+    ) throws(Failure) {
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -33,6 +34,12 @@ enum FileReplacement {
             throw Failure(path: temporary, reason: FileDescriptorWrite.describe(errno), creating: true)
         }
         var failed = bytes.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
+        if failed == nil {
+            for part in more {
+                failed = part.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
+                if failed != nil { break }
+            }
+        }
         if failed == nil, sync, fsync(descriptor) != 0 { failed = errno }
         if close(descriptor) != 0, failed == nil { failed = errno }
         if failed == nil, rename(temporary, target.path) != 0 { failed = errno }

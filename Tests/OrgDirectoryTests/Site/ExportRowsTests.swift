@@ -59,23 +59,29 @@ struct ExportRowsTests {
         #expect(finished.isEmpty)
     }
 
-    /// Night one's people (every tenth reporting to the first, by id only), and night two's: three with a new
-    /// title, the manager renamed, two gone and one new.
-    static func nights() -> (first: [User], second: [User]) {
-        var first = SiteBenchmarkDirectory.users(count: 2_000)
+    /// Night one's `count` people (every tenth reporting to the first, by id only), and night two's: three with a
+    /// new title, the manager renamed, two gone and one new.
+    static func nights(count: Int = 2_000) -> (first: [User], second: [User]) {
+        var first = SiteBenchmarkDirectory.users(count: count)
         for index in stride(from: 10, to: first.count, by: 10) {
             first[index].manager = ManagerReference(id: first[0].id, displayName: nil)
         }
         var second = first
-        for index in [5, 501, 1_503] { second[index].jobTitle = "Chief Kite Flyer \(index)" }
+        for index in [5, count / 4 + 1, count * 3 / 4 + 3] { second[index].jobTitle = "Chief Kite Flyer \(index)" }
         second[0].displayName = "Renamed Manager"
-        second.remove(at: 1_999)
-        second.remove(at: 1_001)
+        second.remove(at: count - 1)
+        second.remove(at: count / 2 + 1)
         second.append(
             User(
                 id: "zz-new", userPrincipalName: "new@contoso.com", displayName: "Quetzalli Newcomb", surname: "Newcomb"
             ))
         return (first, second)
+    }
+
+    /// Rows of `nights(count:)` made again on the second night: three new titles, the renamed manager, the reports
+    /// showing the manager's name, and the newcomer.
+    static func remade(count: Int = 2_000) -> Int {
+        3 + 1 + (count - 1) / 10 + 1
     }
 
     @Test("exports made by copying unchanged rows equal exports made from scratch, in every format")
@@ -91,10 +97,8 @@ struct ExportRowsTests {
             #expect(night2.files[export] == fresh.files[export], "\(export.fileName) differs from a fresh one")
         }
         #expect(night2.table == fresh.table)
-        // Made again: the three new titles, the renamed manager, the 199 reports showing the manager's name, and
-        // the newcomer; in each of the three exports.
-        let remade = 3 + 1 + 199 + 1
-        #expect(night2.copied == 3 * (second.count - remade))
+        // Made again in each of the three exports.
+        #expect(night2.copied == 3 * (second.count - Self.remade()))
     }
 
     @Test("nothing is copied from a table made with other hidden fields or extra columns, or from a file resized")
@@ -157,7 +161,12 @@ struct ExportRowsTests {
 
     @Test("a table cut short, padded or pointing past its file is not read")
     func refusesDamagedTables() throws {
-        let table = try Self.exports(Array(Self.nights().first.prefix(50))).table
+        var table = try Self.exports(Array(Self.nights().first.prefix(50))).table
+        // Kept files' entries come last: the damaged length below is the last kept row's.
+        let spans = (0..<50).map { ExportRows.Span(offset: UInt64($0 * 10), length: 10) }
+        table.kept[.listRows] = ExportRows.File(size: 500, spans: spans)
+        table.kept[.searchRecords] = ExportRows.File(size: 600, spans: spans)
+        table.stamp = RenderFingerprint(high: 7, low: 9)
         let bytes = table.encode()
         #expect(decoded(bytes) == table)
         for cut in [0, 10, bytes.count / 2, bytes.count - 1] {

@@ -48,7 +48,7 @@ struct ListRowsTests {
             stamp: SiteStamp(Date(timeIntervalSince1970: 1_763_000_000)),
             history: SiteHistory(ChangeHistory(), hiding: []))
         let output = root.appendingPathComponent("out")
-        let paths = try job.renderLists(to: DirectorySiteOutput(root: output))
+        let paths = try job.renderLists(to: DirectorySiteOutput(root: output)).paths
         let letter = try #require(paths.first { $0.hasPrefix("browse/") && $0 != "browse/index.html" })
         let page = try String(contentsOf: output.appendingPathComponent(letter), encoding: .utf8)
         #expect(page.contains("<li>ROW "), "the overriding row template is what the page shows")

@@ -11,13 +11,33 @@ struct ListRows: Sendable {
 
     /// The rows of everyone in `directory`.
     init(_ directory: SiteDirectory) {
+        var unused = ExportRowCopier(keeping: false, count: 0, previous: nil, published: nil)
+        self.init(directory, copying: &unused, match: nil)
+    }
+
+    /// The rows of everyone in `directory`, each copied from `copier` (the run before's kept rows) when `match` gives
+    /// the person a row there, else made; `copier` notes where each row goes, for the next run.
+    init(_ directory: SiteDirectory, copying copier: inout ExportRowCopier, match: RowMatch?) {
         var page = PageBytes(capacity: directory.people.count * 320)
         ends.reserveCapacity(directory.people.count)
-        for person in directory.people {
-            ListPage.append(ListPage.Row(person), root: Self.root, to: &page)
+        for index in directory.people.indices {
+            let start = page.bytes.count
+            if let row = copier.take(row: match?.previousRow(at: index)) {
+                page.raw(row)
+            } else {
+                ListPage.append(ListPage.Row(directory.people[index]), root: Self.root, to: &page)
+            }
+            copier.record(at: start..<page.bytes.count)
             ends.append(page.bytes.count)
         }
         bytes = page.bytes
+    }
+
+    /// Keeps the rows in `files` under `stamp` for the next run (`KeptRowFiles.keep`).
+    func keep(in files: KeptRowFiles, spans: [ExportRows.Span], stamp: RenderFingerprint)
+        -> Result<ExportRows.File, FileReplacement.Failure>
+    {
+        files.keep(.listRows, rows: bytes, spans: spans, stamp: stamp)
     }
 
     /// The root the rows are made for.

@@ -27,6 +27,11 @@ struct PageBytes {
         bytes.append(contentsOf: value)
     }
 
+    /// Bytes already rendered, from a file (a row the run before kept, `KeptRowFiles`).
+    mutating func raw(_ value: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: value)
+    }
+
     /// `{{value}}` in an HTML template.
     mutating func html(_ value: String) {
         MustacheEscaping.appendHTML(value, to: &bytes)

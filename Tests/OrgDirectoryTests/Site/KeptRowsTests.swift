@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A run keeps everyone's list page rows and search records in the state folder, and the next copies the unchanged
+/// people's from there (`KeptRowFiles`): the site it makes must be the one made from scratch, and a kept file the
+/// table does not describe must never be copied from.
+@Suite("Kept list rows and search records")
+struct KeptRowsTests {
+    /// A published site and the state folder beside it, with the table the last render kept.
+    struct Site {
+        let root: URL
+        let publisher: SitePublisher
+        let files: KeptRowFiles
+        var table: ExportRows?
+
+        init() throws {
+            root = try SiteFixtures.temporaryFolder()
+            publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+            let state = root.appendingPathComponent("State")
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            files = KeptRowFiles(stateDirectory: state)
+        }
+
+        /// Renders and publishes `users` as a build does: copying from the table kept last (read back from its bytes,
+        /// as the next run reads it) and keeping a new one. Not `publishing`, the staging folder is discarded, as
+        /// when a run fails after its render (the exports the table describes stay published).
+        mutating func render(_ users: [User], copying: Bool = true, publishing: Bool = true) async throws
+            -> SiteReport
+        {
+            let staging = try publisher.makeStaging()
+            let previous = copying ? table.flatMap { $0.encode().withUnsafeBytes(ExportRows.decode) } : nil
+            let report = try await SiteRenderer(options: SiteOptions()).render(
+                users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
+                fingerprintsFor: publisher.output.path, exportRows: previous, keepingExportRows: true, keptRows: files,
+                to: staging)
+            guard publishing else {
+                publisher.discard(staging)
+                return report
+            }
+            try publisher.publish(staging, generatedAt: SiteRenderReuseTests.generatedAt)
+            table = report.exportRows
+            return report
+        }
+
+        /// Whether the published site is, file for file, the one a render from scratch of `users` makes.
+        func matchesBuildFromScratch(_ users: [User]) async throws -> Bool {
+            let fresh = root.appendingPathComponent("fresh-\(UUID().uuidString)")
+            _ = try await SiteRenderer(options: SiteOptions()).render(
+                users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
+                to: DirectorySiteOutput(root: fresh))
+            let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output).filter {
+                $0.key != SitePublisher.markerName
+            }
+            let scratch = try SiteRenderReuseTests.Nightly.files(in: fresh)
+            return published.count > 0 && published == scratch
+        }
+    }
+
+    /// `ExportRowsTests.nights`, smaller: each night renders everyone's pages.
+    static func nights() -> (first: [User], second: [User]) {
+        ExportRowsTests.nights(count: 300)
+    }
+
+    @Test("list pages and search records copied from the kept rows equal those made from scratch")
+    func copiedRowsGiveTheSiteFromScratch() async throws {
+        let (first, second) = Self.nights()
+        var site = try Site()
+        defer { try? FileManager.default.removeItem(at: site.root) }
+        let night1 = try await site.render(first)
+        #expect(night1.keptRowsCopied == 0)
+        #expect(night1.warnings.isEmpty)
+        let kept = try #require(site.table?.kept)
+        #expect(Set(kept.keys) == Set(KeptRowKind.allCases))
+        #expect(kept.values.allSatisfy { $0.spans.count == first.count })
+        let night2 = try await site.render(second)
+        // Both kinds, everyone whose row key is unchanged.
+        #expect(night2.keptRowsCopied == 2 * (second.count - ExportRowsTests.remade(count: 300)))
+        #expect(try await site.matchesBuildFromScratch(second))
+        // A third night with nothing changed copies every row.
+        let night3 = try await site.render(second)
+        #expect(night3.keptRowsCopied == 2 * second.count)
+        #expect(try await site.matchesBuildFromScratch(second))
+    }
+
+    @Test("a kept file written under another table, cut short or missing is not copied from; the site is still whole")
+    func refusesKeptFilesTheTableDoesNotDescribe() async throws {
+        let (first, second) = Self.nights()
+        var site = try Site()
+        defer { try? FileManager.default.removeItem(at: site.root) }
+        _ = try await site.render(first)
+        let table = site.table
+        // A run with one title reversed writes kept files of the very sizes the table gives, one row's bytes
+        // different, and fails before its table is saved.
+        var reversed = first
+        reversed[7].jobTitle = first[7].jobTitle.map { String($0.reversed()) }
+        #expect(reversed[7].jobTitle != first[7].jobTitle)
+        let failed = try await site.render(reversed, copying: false, publishing: false)
+        #expect(failed.exportRows?.kept == table?.kept, "same sizes, same spans")
+        #expect(try await site.render(first).keptRowsCopied == 0, "the files carry the other run's stamp")
+        #expect(try await site.matchesBuildFromScratch(first))
+
+        // The records cut short by one byte, the list rows gone.
+        let records = site.files.url(.searchRecords)
+        try Data(try Data(contentsOf: records).dropLast()).write(to: records)
+        try FileManager.default.removeItem(at: site.files.url(.listRows))
+        #expect(try await site.render(second).keptRowsCopied == 0)
+        #expect(try await site.matchesBuildFromScratch(second))
+        // The files written whole again, the next run copies everyone's rows.
+        #expect(try await site.render(second).keptRowsCopied == 2 * second.count)
+    }
+
+    @Test("a kept file that cannot be written is left out of the table, with a warning, and out of the way")
+    func unwritableKeptFileWarns() async throws {
+        let users = Array(Self.nights().first.prefix(100))
+        var site = try Site()
+        defer { try? FileManager.default.removeItem(at: site.root) }
+        // A folder where the list rows go: nothing can be renamed over it.
+        let blocked = site.files.url(.listRows)
+        try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        try Data("in the way".utf8).write(to: blocked.appendingPathComponent("file"))
+        let report = try await site.render(users)
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.hasPrefix("the list page rows could not be kept (cannot write ") == true)
+        #expect(report.warnings.first?.hasSuffix("); the next run makes them all") == true)
+        #expect(site.table?.kept[.listRows] == nil)
+        #expect(site.table?.kept[.searchRecords] != nil)
+        #expect(!FileManager.default.fileExists(atPath: blocked.path), "the next run can write it")
+        let next = try await site.render(users)
+        #expect(next.warnings.isEmpty)
+        #expect(next.keptRowsCopied == users.count, "the records only")
+        #expect(try await site.render(users).keptRowsCopied == 2 * users.count)
+    }
+}

@@ -46,12 +46,8 @@ public struct ExportRows: Sendable, Equatable {
     var stamp = RenderFingerprint(high: 0, low: 0)
 
     /// Row number by key: where a run finds the row to copy for a person's key.
-    func rowNumbers() -> [RenderFingerprint: Int] {
-        var numbers: [RenderFingerprint: Int] = [:]
-        numbers.reserveCapacity(keys.count)
-        // Keys are unique (each holds the person's id); should one come twice, its first row serves.
-        for (row, key) in keys.enumerated() where numbers[key] == nil { numbers[key] = row }
-        return numbers
+    func rowNumbers() -> RowNumbers {
+        RowNumbers(keys)
     }
 
     /// The key of the row of the person at `index` of `directory`: what any export's row shows of them.
@@ -95,12 +91,10 @@ extension SiteExports {
         previous: ExportRows?, match: RowMatch? = nil, published: (SiteExport) -> MappedFile?,
         through write: (SiteExport, SitePieceProducer) throws -> Void
     ) throws -> ExportRows.Made? {
-        let extraKeys = extraColumns(directory)
-        let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let match =
-            keepingTable
-            ? match ?? RowMatch.make(directory, previous: previous, context: context, parallel: false) : nil
-        var table = ExportRows(context: context)
+            keepingTable ? match ?? RowMatch.make(directory, previous: previous, hiding: hidden, parallel: false) : nil
+        let extraKeys = match?.extraKeys ?? extraColumns(directory)
+        var table = ExportRows(context: match?.context ?? ExportRows.context(hiding: hidden, extraKeys: extraKeys))
         let usable = match?.copiesRows == true ? previous : nil
         var writers: [ExportWriter] = []
         // `write` is called from within the pieces of its own call (each file stays open while the next is made):
@@ -113,7 +107,7 @@ extension SiteExports {
                 }
                 let export = exports[position]
                 let entry = usable?.files[export]
-                let rows = ExportRowCopier(
+                let rows = RowCopier(
                     keeping: keepingTable, count: directory.people.count, previous: entry,
                     published: entry == nil ? nil : published(export))
                 try write(export) { emit in
@@ -150,69 +144,120 @@ extension SiteExports {
     }
 }
 
+/// A table's row number by key, read from every core at once: open addressing over the key's own bits (a key is a
+/// digest, spread evenly already), where a dictionary hashed each of a hundred thousand keys again, on one core
+/// while the other waited.
+struct RowNumbers: Sendable {
+    /// Row numbers by slot, -1 for an empty slot; a key's first slot is its low bits.
+    private let slots: [Int32]
+    private let keys: [RenderFingerprint]
+    private let mask: Int
+
+    /// The rows of `keys` (at most `Int32.max`); should a key come twice, its first row serves (keys are unique:
+    /// each holds the person's id).
+    init(_ keys: [RenderFingerprint]) {
+        var capacity = 16
+        while capacity < keys.count * 2 { capacity <<= 1 }
+        var slots = [Int32](repeating: -1, count: capacity)
+        let mask = capacity - 1
+        for (row, key) in keys.enumerated() {
+            var slot = Int(truncatingIfNeeded: key.low) & mask
+            while slots[slot] >= 0, keys[Int(slots[slot])] != key { slot = (slot + 1) & mask }
+            if slots[slot] < 0 { slots[slot] = Int32(truncatingIfNeeded: row) }
+        }
+        (self.slots, self.keys, self.mask) = (slots, keys, mask)
+    }
+
+    /// The row of `key`, nil when the table has none.
+    subscript(key: RenderFingerprint) -> Int? {
+        var slot = Int(truncatingIfNeeded: key.low) & mask
+        while true {
+            let row = slots[slot]
+            if row < 0 { return nil }
+            if keys[Int(row)] == key { return Int(row) }
+            slot = (slot + 1) & mask
+        }
+    }
+}
+
 /// Every person's row key and the row the run before's table has for that key, made once before the render's tasks
 /// start: the exports, the list rows and the search records all copy by it.
 struct RowMatch: Sendable {
-    /// Each person's row key, in display order: the new table's keys.
-    let keys: [RenderFingerprint]
-    /// Each person's row in the run before's table (the same key), -1 when it has none; empty when that table was
-    /// made in another context (nothing is copied).
-    private let previous: [Int32]
+    /// One person's row key and their row in the run before's table (the same key), -1 when it has none.
+    struct Row: Sendable {
+        let key: RenderFingerprint
+        let previous: Int32
+    }
+
+    /// Everyone's, in display order.
+    private let rows: [Row]
+    /// Whether the run before's table was made in this run's context: otherwise nothing is copied.
+    let copiesRows: Bool
+    /// The extra (`select`) columns and the context the keys were made in (`ExportRows.context`).
+    let extraKeys: [String]
+    let context: RenderFingerprint
     /// What ties the kept files this run writes to its table: a digest of the context and every key, which decide
     /// every kept row's bytes, so a kept file whose stamp is the table's holds the rows the table describes.
     let stamp: RenderFingerprint
 
-    /// Whether any row can be copied (the run before's table was made in this run's context).
-    var copiesRows: Bool { !previous.isEmpty }
+    /// Each person's row key, in display order: the new table's keys.
+    var keys: [RenderFingerprint] { rows.map(\.key) }
 
     /// The run before's row for the person at `index`, nil when there is none to copy.
     func previousRow(at index: Int) -> Int? {
-        guard index < previous.count else { return nil }
-        let row = previous[index]
+        guard index < rows.count else { return nil }
+        let row = rows[index].previous
         return row < 0 ? nil : Int(row)
     }
 
-    /// The match of `directory`'s people with `previous` (used only when made in `context`). With `parallel`, the
-    /// keys are made on every core (`ParallelArray`: not from within other parallel work).
+    /// The match of `directory`'s people, with the fields `hidden`, with `previous` (used only when made in the same
+    /// context). With `parallel`, the keys are made and looked up on every core (`ParallelArray`: not from within
+    /// other parallel work).
     static func make(
-        _ directory: SiteDirectory, previous: ExportRows?, context: RenderFingerprint, parallel: Bool = true
+        _ directory: SiteDirectory, previous: ExportRows?, hiding hidden: Set<String>, parallel: Bool = true
     ) -> RowMatch {
+        let extraKeys = SiteExports.extraColumns(directory)
+        let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let count = directory.people.count
+        let numbers = previous.flatMap { $0.context == context ? $0.rowNumbers() : nil }
+        @Sendable func fill(_ range: Range<Int>, into slots: UnsafeMutableBufferPointer<Row>) {
+            var input = FingerprintInput()
+            for (slot, index) in range.enumerated() {
+                // Each key is a digest of a few hundred bytes: a hundred thousand of them were a fifth of the
+                // exports' task.
+                let key = ExportRows.rowKey(at: index, in: directory, input: &input)
+                let row = numbers?[key].map { Int32(truncatingIfNeeded: $0) } ?? -1
+                slots.initializeElement(at: slot, to: Row(key: key, previous: row))
+            }
+        }
         let ranges = ParallelArray.ranges(count: count, chunks: 8)
-        // Each key is a digest of a few hundred bytes: a hundred thousand of them were a fifth of the exports' task.
         let made =
             parallel
             ? ParallelArray.make(count: count, ranges: ranges) { chunk, slots in
-                var input = FingerprintInput()
-                for (slot, index) in ranges[chunk].enumerated() {
-                    slots.initializeElement(at: slot, to: ExportRows.rowKey(at: index, in: directory, input: &input))
-                }
+                fill(ranges[chunk], into: slots)
                 return (ranges[chunk].count, true)
             } : nil
         // One core: the exports' own match (tests, and callers already inside parallel work).
-        let keys =
+        let rows =
             made
-            ?? {
-                var input = FingerprintInput()
-                return directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory, input: &input) }
-            }()
-        var rows: [Int32] = []
-        if let previous, previous.context == context {
-            let numbers = previous.rowNumbers()
-            rows = keys.map { key in numbers[key].map(Int32.init) ?? -1 }
-        }
+            ?? [Row](unsafeUninitializedCapacity: count) { slots, initialized in
+                fill(0..<count, into: slots)
+                initialized = count
+            }
         var input = FingerprintInput()
         input.add("orgdir-kept-rows")
-        input.add(context.hex)
+        input.add(context)
         input.add(count)
-        for key in keys { input.add(key) }
-        return RowMatch(keys: keys, previous: rows, stamp: input.fingerprint)
+        for row in rows { input.add(row.key) }
+        return RowMatch(
+            rows: rows, copiesRows: numbers != nil, extraKeys: extraKeys, context: context, stamp: input.fingerprint)
     }
 }
 
-/// The rows of one export while it is written: copies a person's row from the published file when the table
-/// has their key, and notes where every row of the new file goes.
-struct ExportRowCopier {
+/// The rows of one file while it is written (an export, or kept list rows or search records): copies a person's
+/// row from the published or kept file when the table has their key, and notes where every row of the new file
+/// goes.
+struct RowCopier {
     /// The published file's rows, in the previous table's row order.
     private let previous: [ExportRows.Span]
     /// Mapped, not read: a hundred-thousand-person export is tens of megabytes, of which a nightly run copies

@@ -1,5 +1,5 @@
 /// One export file while every export is written in the same pass over the people: its format's header, each
-/// person's row (copied from the published file when unchanged, see `ExportRowCopier`) and its footer, in pieces
+/// person's row (copied from the published file when unchanged, see `RowCopier`) and its footer, in pieces
 /// of about a megabyte.
 ///
 /// Why one pass: each export reads every person's strings, and a hundred thousand people's strings are far more
@@ -8,7 +8,7 @@
 struct ExportWriter {
     let export: SiteExport
     /// The rows copied and where each went.
-    private(set) var rows: ExportRowCopier
+    private(set) var rows: RowCopier
     private var out: SiteExports.PieceBuffer
     private let directory: SiteDirectory
     private let format: Format
@@ -26,7 +26,7 @@ struct ExportWriter {
     /// pieces to `emit`.
     init(
         _ export: SiteExport, of directory: SiteDirectory, hidden: Set<String>, extraKeys: [String],
-        rows: ExportRowCopier, emit: @escaping ([UInt8]) throws -> Void
+        rows: RowCopier, emit: @escaping ([UInt8]) throws -> Void
     ) {
         self.export = export
         self.rows = rows

@@ -43,11 +43,11 @@ public struct KeptRowFiles: Sendable {
 
     /// A copier of the run before's `kind` rows (when `previous`, the run before's table, describes a file that is
     /// there with its stamp and size) that notes where this run's rows go; `count` rows are expected.
-    func copier(_ kind: KeptRowKind, previous: ExportRows?, count: Int) -> ExportRowCopier {
+    func copier(_ kind: KeptRowKind, previous: ExportRows?, count: Int) -> RowCopier {
         guard let previous, let entry = previous.kept[kind], let file = MappedFile(path: url(kind).path),
             Self.header(of: file.bytes) == previous.stamp
-        else { return ExportRowCopier(keeping: true, count: count, previous: nil, published: nil) }
-        return ExportRowCopier(
+        else { return RowCopier(keeping: true, count: count, previous: nil, published: nil) }
+        return RowCopier(
             keeping: true, count: count, previous: entry, published: file, base: Self.headerSize)
     }
 

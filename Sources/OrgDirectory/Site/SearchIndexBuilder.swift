@@ -27,6 +27,9 @@ struct SearchIndexBuilder {
     var tokenCache: SearchTokenCache?
     /// Whether `tokenShards` hands back everyone's tokens for the next run.
     var keepsTokenCache = false
+    /// Everyone's export row in the run before (`RowMatch`): where a person's entry of `tokenCache` is found, when
+    /// it copies rows.
+    var rowMatch: RowMatch?
 
     /// One file of search data.
     struct File {
@@ -105,7 +108,7 @@ struct SearchIndexBuilder {
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
-        var unused = ExportRowCopier(keeping: false, count: 0, previous: nil, published: nil)
+        var unused = RowCopier(keeping: false, count: 0, previous: nil, published: nil)
         _ = try recordChunks(for: directory, copying: &unused, match: nil, keepingAll: false, emit: emit)
     }
 
@@ -113,7 +116,7 @@ struct SearchIndexBuilder {
     /// `match` gives them a row there; `copier` notes where each record goes. With `keepingAll`, returns every
     /// record one after the other (for the next run), else nothing: only a chunk's records are held at a time.
     func recordChunks<Failure: Error>(
-        for directory: SiteDirectory, copying copier: inout ExportRowCopier, match: RowMatch?, keepingAll: Bool,
+        for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch?, keepingAll: Bool,
         emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [UInt8] {
         var records: [UInt8] = []
@@ -182,8 +185,14 @@ struct SearchIndexBuilder {
         guard numberedEarly || directory.people.count <= Self.numberingLimit else {
             return (postingsByToken(directory), nil, directory.people.count)
         }
-        // Cached numbers are in the cache's table, early ones in the directory's: never both.
-        let reusable = numberedEarly ? nil : tokenCache?.indexed()
+        // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at
+        // the people's rows of the run before when the export rows match; else by id.
+        let byRow = rowMatch.map(\.copiesRows) == true
+        let reusable = numberedEarly ? nil : byRow ? tokenCache : tokenCache?.indexed()
+        func known(_ index: Int, id: String) -> SearchTokenCache.Entry? {
+            guard byRow else { return reusable?.entry(for: id) }
+            return rowMatch?.previousRow(at: index).flatMap { reusable?.entry(at: $0, id: id) }
+        }
         var table = reusable?.table ?? directory.tokenTable
         var kept = keepsTokenCache ? SearchTokenCache.Builder(capacity: directory.people.count) : nil
         var tokenized = 0
@@ -206,7 +215,7 @@ struct SearchIndexBuilder {
                 if let key { kept?.add(id: person.user.id, key: key, tokens: early) }
                 continue
             }
-            if let key, let known = reusable?.entry(for: person.user.id), known.key == key {
+            if let key, let known = known(index, id: person.user.id), known.key == key {
                 post(known.tokens, at: index)
                 kept?.add(id: person.user.id, key: key, tokens: known.tokens)
                 continue

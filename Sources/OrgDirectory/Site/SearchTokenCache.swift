@@ -18,8 +18,8 @@ public struct SearchTokenCache: Sendable, Equatable {
     /// People's ids and their entries, in the order they were collected.
     let ids: [String]
     let entries: [Entry]
-    /// Position in `entries` by id: made when a cache is read (the next run looks people up), not when one is
-    /// collected to be written (a dictionary of everyone nobody would read).
+    /// Position in `entries` by id: made only when the next run looks people up by id (`indexed()`), not when a
+    /// cache is collected or read (a run that matches its export rows finds entries by position, `entry(at:id:)`).
     private let positions: [String: Int]
 
     init(table: SearchTokenTable, ids: [String], entries: [Entry], indexed: Bool) {
@@ -34,7 +34,7 @@ public struct SearchTokenCache: Sendable, Equatable {
         self.positions = positions
     }
 
-    /// This cache, ready for `entry(for:)` (a cache that was read already is).
+    /// This cache, ready for `entry(for:)`.
     func indexed() -> SearchTokenCache {
         positions.count == ids.count ? self : SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
     }
@@ -42,6 +42,14 @@ public struct SearchTokenCache: Sendable, Equatable {
     /// The entry of the person with `id`, in an `indexed()` cache.
     func entry(for id: String) -> Entry? {
         positions[id].map { entries[$0] }
+    }
+
+    /// The entry at `position` when it is the person with `id`'s. A cache is collected in its render's display
+    /// order, the order of that run's export rows: a person whose row the next run finds there (`RowMatch`) is found
+    /// here at the same position, with no index of everyone's id.
+    func entry(at position: Int, id: String) -> Entry? {
+        guard ids.indices.contains(position), ids[position] == id else { return nil }
+        return entries[position]
     }
 
     public static func == (lhs: SearchTokenCache, rhs: SearchTokenCache) -> Bool {
@@ -164,6 +172,7 @@ extension SearchTokenCache {
             entries.append(Entry(key: key, tokens: tokens))
         }
         guard reader.remaining == 0 else { return nil }
-        return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
+        // Not indexed by id here: a run that matches its people's export rows finds their entries by position.
+        return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: false)
     }
 }

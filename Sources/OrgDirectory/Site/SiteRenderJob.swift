@@ -185,7 +185,7 @@ struct SiteRenderJob: Sendable {
     }
 
     /// A copier of the run before's `kind` rows in `files`: none when `match` copies nothing.
-    private func copier(_ kind: KeptRowKind, in files: KeptRowFiles, match: RowMatch) -> ExportRowCopier {
+    private func copier(_ kind: KeptRowKind, in files: KeptRowFiles, match: RowMatch) -> RowCopier {
         files.copier(kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
     }
 
@@ -253,6 +253,7 @@ struct SiteRenderJob: Sendable {
         var builder = SearchIndexBuilder()
         builder.tokenCache = tokenCache
         builder.keepsTokenCache = keepsTokenCache
+        builder.rowMatch = rowMatch
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)
         }

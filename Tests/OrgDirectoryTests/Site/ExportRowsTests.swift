@@ -124,7 +124,7 @@ struct ExportRowsTests {
         let rows = (0..<30).map { number in Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ number) }) }
         let file = try #require(Self.mapped(rows.reduce(Data(), +)))
         let spans = rows.indices.map { ExportRows.Span(offset: UInt64($0 * 1_000), length: 1_000) }
-        var copier = ExportRowCopier(
+        var copier = RowCopier(
             keeping: true, count: rows.count, previous: ExportRows.File(size: 30_000, spans: spans), published: file,
             releaseStep: 4_096)
         var out: [UInt8] = []

@@ -14,6 +14,8 @@ struct KeptRowsTests {
         let publisher: SitePublisher
         let files: KeptRowFiles
         var table: ExportRows?
+        /// The search tokens kept last: with the table, entries are found at the people's rows of the run before.
+        var tokens: SearchTokenCache?
 
         init() throws {
             root = try SiteFixtures.temporaryFolder()
@@ -31,16 +33,21 @@ struct KeptRowsTests {
         {
             let staging = try publisher.makeStaging()
             let previous = copying ? table.flatMap { $0.encode().withUnsafeBytes(ExportRows.decode) } : nil
+            let context = SearchTokenCache.context(hiding: [])
             let report = try await SiteRenderer(options: SiteOptions()).render(
                 users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
-                fingerprintsFor: publisher.output.path, exportRows: previous, keepingExportRows: true, keptRows: files,
-                to: staging)
+                fingerprintsFor: publisher.output.path,
+                searchTokens: tokens.flatMap {
+                    $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
+                },
+                keepingSearchTokens: true, exportRows: previous, keepingExportRows: true, keptRows: files, to: staging)
             guard publishing else {
                 publisher.discard(staging)
                 return report
             }
             try publisher.publish(staging, generatedAt: SiteRenderReuseTests.generatedAt)
             table = report.exportRows
+            tokens = report.searchTokens
             return report
         }
 
@@ -75,12 +82,15 @@ struct KeptRowsTests {
         #expect(Set(kept.keys) == Set(KeptRowKind.allCases))
         #expect(kept.values.allSatisfy { $0.spans.count == first.count })
         let night2 = try await site.render(second)
-        // Both kinds, everyone whose row key is unchanged.
-        #expect(night2.keptRowsCopied == 2 * (second.count - ExportRowsTests.remade(count: 300)))
+        // Both kinds, everyone whose row key is unchanged; their search tokens are found at their rows too.
+        let remade = ExportRowsTests.remade(count: 300)
+        #expect(night2.keptRowsCopied == 2 * (second.count - remade))
+        #expect(night2.peopleTokenized == remade)
         #expect(try await site.matchesBuildFromScratch(second))
-        // A third night with nothing changed copies every row.
+        // A third night with nothing changed copies every row and tokenizes nobody.
         let night3 = try await site.render(second)
         #expect(night3.keptRowsCopied == 2 * second.count)
+        #expect(night3.peopleTokenized == 0)
         #expect(try await site.matchesBuildFromScratch(second))
     }
 

@@ -11,13 +11,13 @@ struct ListRows: Sendable {
 
     /// The rows of everyone in `directory`.
     init(_ directory: SiteDirectory) {
-        var unused = ExportRowCopier(keeping: false, count: 0, previous: nil, published: nil)
+        var unused = RowCopier(keeping: false, count: 0, previous: nil, published: nil)
         self.init(directory, copying: &unused, match: nil)
     }
 
     /// The rows of everyone in `directory`, each copied from `copier` (the run before's kept rows) when `match` gives
     /// the person a row there, else made; `copier` notes where each row goes, for the next run.
-    init(_ directory: SiteDirectory, copying copier: inout ExportRowCopier, match: RowMatch?) {
+    init(_ directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch?) {
         var page = PageBytes(capacity: directory.people.count * 320)
         ends.reserveCapacity(directory.people.count)
         for index in directory.people.indices {

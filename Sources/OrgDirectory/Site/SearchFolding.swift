@@ -61,7 +61,13 @@ public enum SearchFolding {
     static func spaceSeparatedParts(ofNonASCII text: String) -> [String]? {
         let bytes = text.utf8
         guard bytes.contains(0x20), !bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return text.unicodeScalars.split(separator: " ", omittingEmptySubsequences: false).map { String($0) }
+        // Split as bytes: a space byte is never part of another character's UTF-8, so the parts are the ones a split
+        // of the scalars gives, without decoding them.
+        return text.withUTF8Bytes { utf8 in
+            utf8.split(separator: 0x20, omittingEmptySubsequences: false).map {
+                String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
+            }
+        }
     }
 
     /// Search tokens of a value: both variants, split on anything but letters, marks and digits; words

@@ -96,7 +96,9 @@ struct SiteDirectory: Sendable {
     ) {
         var folds = FoldCache()
         var input = FingerprintInput()
-        func prepare(_ visible: User, at source: Int) -> PreparedPerson {
+        // Borrowed: the record is read where it lies in the list (passed as a value, it was copied, a retain of
+        // every field, for each of a hundred thousand people).
+        func prepare(_ visible: borrowing User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
             var digest: RenderFingerprint?
             let known = early?[visible.id]
@@ -341,7 +343,7 @@ struct PreparedPerson: Sendable {
     var recordDigest: RenderFingerprint?
 
     /// The preparation of `user` (after hiding), found at `source`, that any build does.
-    init(source: Int, user: User, folds: inout FoldCache) {
+    init(source: Int, user: borrowing User, folds: inout FoldCache) {
         self.source = source
         (sortKey, slugName, departmentKey) = Self.keys(of: user, folds: &folds)
     }
@@ -372,20 +374,23 @@ struct PreparedPerson: Sendable {
 
 /// Remembers folded values: given names, surnames and departments repeat thousands of times.
 struct FoldCache {
-    private var bases: [String: String] = [:]
+    /// Keyed by bytes (`UTF8Key`): these values are beyond ASCII, which a `String` key normalizes on every lookup.
+    private var bases: [UTF8Key: String] = [:]
 
     /// The base fold of `text`, computed once per distinct value; a value of several words beyond ASCII (a display
-    /// name) is folded word by word, since its words repeat where the whole rarely does.
+    /// name) is folded word by word, since its words repeat where the whole rarely does (so the whole is never
+    /// looked up: it is never kept).
     mutating func base(_ text: String) -> String {
         // An ASCII value folds to its lowercase (`SearchFolding.fold`): one pass, where a lookup hashed and
         // compared the whole value (most names and departments are ASCII, and at most 15 bytes need no allocation).
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        if let known = bases[text] { return known }
         if let parts = SearchFolding.spaceSeparatedParts(ofNonASCII: text) {
             return parts.map { base($0) }.joined(separator: " ")
         }
+        let key = UTF8Key(text)
+        if let known = bases[key] { return known }
         let folded = SearchFolding.fold(text).base
-        if bases.count < 200_000 { bases[text] = folded }
+        if bases.count < 200_000 { bases[key] = folded }
         return folded
     }
 }

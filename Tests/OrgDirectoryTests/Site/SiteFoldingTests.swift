@@ -142,10 +142,25 @@ struct SiteSlugTests {
             guard let parts = SearchFolding.spaceSeparatedParts(ofNonASCII: text) else { continue }
             split += 1
             #expect(parts.joined(separator: " ") == text)
+            let scalarParts = text.unicodeScalars.split(separator: " ", omittingEmptySubsequences: false)
+            #expect(parts.map { Array($0.unicodeScalars) } == scalarParts.map { Array($0) }, "split as the scalars are")
             let wordTokens = Set(parts.flatMap { SearchFolding.indexTokens($0) }).sorted()
             #expect(wordTokens == SearchFolding.indexTokens(text), "\(Array(text.unicodeScalars))")
         }
         #expect(split > 5_000, "only \(split) values were split")
+    }
+
+    @Test("the fold cache keys values by their bytes: composed and decomposed spellings fold alike, each once")
+    func foldCacheKeysByBytes() {
+        let composed = "M\u{00FC}ller"
+        let decomposed = "Mu\u{0308}ller"
+        #expect(composed == decomposed, "one text to String")
+        #expect(UTF8Key(composed) != UTF8Key(decomposed), "two keys by bytes")
+        #expect(UTF8Key(composed) == UTF8Key(String(decoding: Array(composed.utf8), as: UTF8.self)))
+        var folds = FoldCache()
+        for text in [composed, decomposed, composed, decomposed] {
+            #expect(folds.base(text) == SearchFolding.fold(composed).base)
+        }
     }
 
     @Test("only values beyond ASCII with a space are split, at plain spaces only, empty parts kept")
@@ -155,5 +170,6 @@ struct SiteSlugTests {
         #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Jürgen\u{00A0}Müller") == nil)
         #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "Jürgen  Müller") == ["Jürgen", "", "Müller"])
         #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: "a \u{0301}b") == ["a", "\u{0301}b"])
+        #expect(SearchFolding.spaceSeparatedParts(ofNonASCII: " Jürgen ") == ["", "Jürgen", ""])
     }
 }

@@ -13,19 +13,28 @@ extension SiteRenderJob {
     /// `changes.html`, `changes/<night>.html` and `changes.atom`.
     func renderChanges(to output: some SiteOutput) throws(SiteError) -> [String] {
         var paths: [String] = []
-        let overview: [String: Any] = [
-            "root": "", "hasNights": !history.nights.isEmpty,
-            "nights": history.nights.map { nightContext($0, root: "", limit: Self.changesOverviewLimit) },
-        ]
-        let body = try templates.render("changes", overview)
-        try write(
-            try page(kind: "changes", title: "What changed", root: "", content: body), "changes.html", output, &paths)
+        let overview = ChangePage.Overview(
+            nights: history.nights.map { changeNight($0, root: "", limit: Self.changesOverviewLimit) })
+        let html = try page(frame(kind: "changes", title: "What changed", root: "")) {
+            (page: inout PageBytes) throws(SiteError) in
+            if templates.isBuiltin(CompiledPage.changes) {
+                ChangePage.append(overview, to: &page)
+            } else {
+                page.raw(try templates.render("changes", ChangePage.context(overview)))
+            }
+        }
+        try write(html, "changes.html", output, &paths)
+        let compiled = templates.isBuiltin(CompiledPage.change)
         for night in history.nights {
-            var context = nightContext(night, root: "../", limit: nil)
-            context["root"] = "../"
-            let nightBody = try templates.render("change", context)
-            let html = try page(
-                kind: "change", title: "Changes on \(night.stamp.display)", root: "../", content: nightBody)
+            let nightPage = ChangePage.NightPage(night: changeNight(night, root: "../", limit: nil))
+            let html = try page(frame(kind: "change", title: "Changes on \(night.stamp.display)", root: "../")) {
+                (page: inout PageBytes) throws(SiteError) in
+                if compiled {
+                    ChangePage.append(nightPage, to: &page)
+                } else {
+                    page.raw(try templates.render("change", ChangePage.context(nightPage)))
+                }
+            }
             try write(html, "changes/\(night.file).html", output, &paths)
         }
         try write(try templates.render("changes.atom", feedContext()), "changes.atom", output, &paths)
@@ -33,7 +42,7 @@ extension SiteRenderJob {
     }
 
     /// One night as `change-night` shows it; `limit` cuts each list (the overview), nil lists everyone.
-    private func nightContext(_ night: SiteHistory.Night, root: String, limit: Int?) -> [String: Any] {
+    private func changeNight(_ night: SiteHistory.Night, root: String, limit: Int?) -> ChangePage.Night {
         var hidden = 0
         func cut<Item>(_ items: [Item]) -> ArraySlice<Item> {
             guard let limit, items.count > limit else { return items[...] }
@@ -44,47 +53,34 @@ extension SiteRenderJob {
         let leavers = cut(night.leavers).map { personReference($0, root: root) }
         let moved = cut(night.moved).map { changeReference($0, root: root) }
         let changed = cut(night.changed).map { changeReference($0, root: root) }
-        return [
-            "day": night.stamp.day, "dateDisplay": night.stamp.display, "dateISO": night.stamp.iso,
-            "file": "changes/\(night.file).html", "summary": night.summary,
-            "joiners": joiners, "hasJoiners": !joiners.isEmpty, "leavers": leavers, "hasLeavers": !leavers.isEmpty,
-            "moved": moved, "hasMoved": !moved.isEmpty, "changed": changed, "hasChanged": !changed.isEmpty,
-            "more": hidden > 0 ? hidden as Any : TemplateValue.absent,
-        ]
+        return ChangePage.Night(
+            day: night.stamp.day, dateDisplay: night.stamp.display, dateISO: night.stamp.iso,
+            file: "changes/\(night.file).html", summary: night.summary, joiners: joiners, leavers: leavers,
+            moved: moved, changed: changed, more: hidden > 0 ? hidden : nil)
     }
 
     /// A joiner or leaver: name (linked when the person has a page today), job title and department.
-    private func personReference(_ user: User, root: String) -> [String: Any] {
-        [
-            "name": TemplateValue.text(user.displayName), "href": personHref(user.id, root: root),
-            "jobTitle": TemplateValue.optional(user.jobTitle), "department": TemplateValue.optional(user.department),
-        ]
+    private func personReference(_ user: User, root: String) -> ChangePage.Person {
+        ChangePage.Person(
+            name: TemplateValue.text(user.displayName), href: personHref(user.id, root: root),
+            jobTitle: user.jobTitle.map(SiteEscaping.displayText),
+            department: user.department.map(SiteEscaping.displayText))
     }
 
     /// A changed person with each changed field, moves marked.
-    private func changeReference(_ change: PersonChange, root: String) -> [String: Any] {
-        [
-            "name": TemplateValue.text(change.displayName), "href": personHref(change.id, root: root),
-            "fields": change.fieldChanges.map { Self.fieldLine($0) },
-        ]
+    private func changeReference(_ change: PersonChange, root: String) -> ChangePage.Change {
+        ChangePage.Change(
+            name: TemplateValue.text(change.displayName), href: personHref(change.id, root: root),
+            fields: change.fieldChanges.map { field in
+                ChangePage.Field(
+                    label: TemplateValue.text(field.label), isMove: field.isMove,
+                    from: TemplateValue.text(field.old ?? "none"), to: TemplateValue.text(field.new ?? "none"))
+            })
     }
 
-    private func personHref(_ id: String, root: String) -> Any {
-        guard let position = directory.positionByID[id] else { return TemplateValue.absent }
+    private func personHref(_ id: String, root: String) -> String? {
+        guard let position = directory.positionByID[id] else { return nil }
         return "\(root)people/\(directory.people[position].slug).html"
-    }
-
-    /// `label`, `from`, `to`, `move` and `hasChange` for one field change ("Department: Sales → Operations").
-    static func fieldLine(_ change: FieldChange) -> [String: Any] {
-        [
-            "label": TemplateValue.text(change.label), "hasChange": true, "move": change.isMove,
-            "from": TemplateValue.text(change.old ?? "none"), "to": TemplateValue.text(change.new ?? "none"),
-        ]
-    }
-
-    /// A line without a field change ("Joined").
-    static func fieldLine(label: String) -> [String: Any] {
-        ["label": label, "hasChange": false, "move": false, "from": TemplateValue.absent, "to": TemplateValue.absent]
     }
 
     /// The Atom feed: one entry per night, its text listing who joined, left, moved and changed.

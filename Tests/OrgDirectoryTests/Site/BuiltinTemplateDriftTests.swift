@@ -53,12 +53,37 @@ struct BuiltinTemplateDriftTests {
         }
     }
 
-    /// A site configuration: its options apart from the templates folder, and the people.
+    /// A site configuration: its options apart from the templates folder, the people and the change history.
     struct Configuration: Sendable, CustomTestStringConvertible {
         let name: String
         let options: SiteOptions
         let people: [User]
+        var history = SiteFixtures.history
         var testDescription: String { name }
+    }
+
+    /// The fixture's history and a night longer than the change overview lists: sixty of `bulk` joined, awkward
+    /// people left, and seventy changed, some of them moved.
+    static var longHistory: ChangeHistory {
+        var history = SiteFixtures.history
+        let bulk = Self.bulk
+        let leavers = awkward.enumerated().map { number, value in
+            User(id: "left-\(number)", userPrincipalName: "", displayName: value, jobTitle: value, department: value)
+        }
+        let changed = (0..<70).map { number in
+            PersonChange(
+                id: bulk[number].id, displayName: bulk[number].displayName,
+                fieldChanges: [
+                    FieldChange(field: number % 2 == 0 ? "department" : "jobTitle", old: nil, new: "New & <old>"),
+                    FieldChange(field: "mobilePhone", old: "+1 425 555 0100", new: nil),
+                ])
+        }
+        history.entries.append(
+            DiffReport(
+                old: SiteFixtures.side("2026-03-05", people: 6), new: SiteFixtures.side("2026-03-06", people: 1_100),
+                diff: DirectoryDiff(joiners: Array(bulk.prefix(60)), leavers: leavers, changed: changed)))
+        history.latestSnapshot = "2026-03-06T02-00-00Z.json"
+        return history
     }
 
     static let configurations: [Configuration] = [
@@ -73,6 +98,9 @@ struct BuiltinTemplateDriftTests {
             name: "one export, managers hidden",
             options: SiteOptions(title: "ディレクトリ", hideFields: ["manager", "jobTitle"], exports: [.json]),
             people: people),
+        Configuration(
+            name: "a night longer than the change overview lists", options: SiteOptions(), people: people + bulk,
+            history: longHistory),
     ]
 
     /// Every file under `folder`, by relative path.
@@ -114,10 +142,10 @@ struct BuiltinTemplateDriftTests {
         var mustacheOptions = configuration.options
         mustacheOptions.templatesDirectory = templates
         let (compiled, _) = try await SiteFixtures.renderSite(
-            configuration.people, options: configuration.options, history: SiteFixtures.history)
+            configuration.people, options: configuration.options, history: configuration.history)
         defer { try? FileManager.default.removeItem(at: compiled) }
         let (mustache, _) = try await SiteFixtures.renderSite(
-            configuration.people, options: mustacheOptions, history: SiteFixtures.history)
+            configuration.people, options: mustacheOptions, history: configuration.history)
         defer { try? FileManager.default.removeItem(at: mustache) }
 
         let compiledFiles = try Self.files(in: compiled)
@@ -140,6 +168,8 @@ struct BuiltinTemplateDriftTests {
         let managersShown = !configuration.options.hideFields.contains("manager")
         #expect(markdown.contains { $0.contains("## Direct reports") } == managersShown)
         #expect(markdown.contains { $0.contains("\\<script\\>") })
+        let overview = compiledFiles["changes.html"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(overview.contains("more than listed here") == (configuration.history.entries.count > 3))
     }
 
     @Test("an override of one partial sends the pages using it through Mustache, the rest stay compiled")
@@ -181,12 +211,17 @@ struct BuiltinTemplateDriftTests {
     func compiledOnlyWhenBuiltin() throws {
         typealias Compiled = SiteRenderJob.CompiledPage
         let builtin = try TemplateSet(overriding: nil)
-        for names in [Compiled.layout, Compiled.person, Compiled.personMarkdown, Compiled.index, Compiled.letter] {
+        for names in [
+            Compiled.layout, Compiled.person, Compiled.personMarkdown, Compiled.index, Compiled.letter,
+            Compiled.changes,
+            Compiled.change,
+        ] {
             #expect(builtin.isBuiltin(names))
         }
         for (file, page) in [
             ("layout", Compiled.layout), ("person.md", Compiled.personMarkdown), ("letters", Compiled.index),
-            ("pager", Compiled.department), ("letter", Compiled.letter),
+            ("pager", Compiled.department), ("letter", Compiled.letter), ("change-night", Compiled.changes),
+            ("change-night", Compiled.change), ("changes", Compiled.changes), ("change", Compiled.change),
         ] {
             let folder = try SiteTemplateTests.folder(["\(file).mustache": BuiltinTemplates.templates[file] ?? ""])
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -10,6 +10,8 @@ extension SiteRenderJob {
         static let index = ["index", "letters", "person-row"]
         static let letter = ["letter", "letters", "pager", "person-row"]
         static let department = ["department", "pager", "person-row"]
+        static let changes = ["changes", "change-night"]
+        static let change = ["change", "change-night"]
     }
 
     /// The layout's values for a page of `kind` titled `title`, `root` away from the site root.

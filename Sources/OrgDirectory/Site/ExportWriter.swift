@@ -101,9 +101,7 @@ struct ExportWriter {
         for column in columns {
             if !first { out.bytes.append(0x2C) }
             first = false
-            SiteExports.withValue(of: column, person, directory) {
-                SiteExports.appendCSVField($0 ?? "", to: &out.bytes)
-            }
+            SiteExports.appendCSVField(SiteExports.value(of: column, person, directory) ?? "", to: &out.bytes)
         }
         for key in extraKeys {
             if !first { out.bytes.append(0x2C) }
@@ -120,41 +118,36 @@ struct ExportWriter {
     ) {
         out.bytes.append(0x7B)
         var first = true
-        // Each value written where it lies: a copy of each string into an enum (a retain and a release of every
-        // field of every row) was a tenth of the JSON export's time.
-        func member(_ key: [UInt8]) {
+        for key in keys {
+            let value: JSONValue
+            switch key.field {
+            case .id: value = .text(person.user.id)
+            case .page: value = .page(slug: person.slug)
+            case .column(.businessPhones): value = .list(person.user.businessPhones)
+            case .column(let column):
+                guard let text = SiteExports.value(of: column, person, directory) else { continue }
+                value = .text(text)
+            case .extra(let name):
+                guard let text = person.user.extra[name] else { continue }
+                value = .text(text)
+            }
             if !first { out.bytes.append(0x2C) }
             first = false
-            out.bytes += key
-        }
-        for key in keys {
-            switch key.field {
-            case .id:
-                member(key.encoded)
-                Self.appendJSONString(person.user.id, to: &out.bytes)
-            case .page:
-                member(key.encoded)
+            out.bytes += key.encoded
+            switch value {
+            case .text(let value):
+                Self.appendJSONString(value, to: &out.bytes)
+            case .page(let slug):
                 out.bytes += Self.pagePrefix
-                SiteEscaping.appendJSONString(person.slug, to: &out.bytes)
+                SiteEscaping.appendJSONString(slug, to: &out.bytes)
                 out.bytes += Self.pageSuffix
-            case .column(.businessPhones):
-                member(key.encoded)
+            case .list(let values):
                 out.bytes.append(0x5B)
-                for (index, value) in person.user.businessPhones.enumerated() {
+                for (index, value) in values.enumerated() {
                     if index > 0 { out.bytes.append(0x2C) }
                     Self.appendJSONString(value, to: &out.bytes)
                 }
                 out.bytes.append(0x5D)
-            case .column(let column):
-                SiteExports.withValue(of: column, person, directory) { text in
-                    guard let text else { return }
-                    member(key.encoded)
-                    Self.appendJSONString(text, to: &out.bytes)
-                }
-            case .extra(let name):
-                guard let text = person.user.extra[name] else { continue }
-                member(key.encoded)
-                Self.appendJSONString(text, to: &out.bytes)
             }
         }
         out.bytes.append(0x7D)
@@ -169,6 +162,14 @@ struct ExportWriter {
         case id, page
         case column(SiteExports.Column)
         case extra(String)
+    }
+
+    /// A field value of `people.json`, encoded straight into the output (no String per field).
+    private enum JSONValue {
+        case text(String)
+        case list([String])
+        /// `"people/<slug>.html"`, appended in parts (no String made per person).
+        case page(slug: String)
     }
 
     /// The parts of a `page` value around the slug: `"people/` and `.html"`.

@@ -117,27 +117,22 @@ enum SiteExports {
         return keys.sorted()
     }
 
-    /// Calls `body` with the value of `column` for `person` (nil when absent), read where the record keeps it:
-    /// handing the value back copied each string, a retain and a release for every field of every row of two
-    /// exports (a seventh of a first build's retains).
-    static func withValue<Result>(
-        of column: Column, _ person: SitePerson, _ directory: SiteDirectory, _ body: (String?) -> Result
-    ) -> Result {
+    /// The value of `column` for `person`, nil when absent.
+    static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
         switch column {
-        case .displayName: return body(person.user.displayName)
-        case .givenName: return body(person.user.givenName)
-        case .surname: return body(person.user.surname)
-        case .jobTitle: return body(person.user.jobTitle)
-        case .department: return body(person.user.department)
-        case .officeLocation: return body(person.user.officeLocation)
-        case .companyName: return body(person.user.companyName)
-        case .mail: return body(person.user.mail)
+        case .displayName: return person.user.displayName
+        case .givenName: return person.user.givenName
+        case .surname: return person.user.surname
+        case .jobTitle: return person.user.jobTitle
+        case .department: return person.user.department
+        case .officeLocation: return person.user.officeLocation
+        case .companyName: return person.user.companyName
+        case .mail: return person.user.mail
         case .businessPhones:
-            return body(person.user.businessPhones.isEmpty ? nil : person.user.businessPhones.joined(separator: "; "))
-        case .mobilePhone: return body(person.user.mobilePhone)
-        case .userPrincipalName:
-            return body(person.user.userPrincipalName.isEmpty ? nil : person.user.userPrincipalName)
-        case .manager: return body(managerName(of: person, directory))
+            return person.user.businessPhones.isEmpty ? nil : person.user.businessPhones.joined(separator: "; ")
+        case .mobilePhone: return person.user.mobilePhone
+        case .userPrincipalName: return person.user.userPrincipalName.isEmpty ? nil : person.user.userPrincipalName
+        case .manager: return managerName(of: person, directory)
         }
     }
 

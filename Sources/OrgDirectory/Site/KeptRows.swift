@@ -24,8 +24,9 @@ enum KeptRowKind: String, CaseIterable, Sendable {
 ///
 /// Written whole through a temporary file and a rename, while the render runs (holding them until the table is
 /// saved would add them to the run's peak). The table saved at the end names each file's stamp; a file written by a
-/// run whose table was never saved carries another stamp and is not read, so rows are never copied from a file the
-/// table does not describe. Only a time saver: a missing, damaged or foreign file means the rows are made.
+/// run whose table was never saved carries another stamp (or the same one, only when it holds the very same rows)
+/// and is not read, so rows are never copied from a file the table does not describe. Only a time saver: a missing,
+/// damaged or foreign file means the rows are made.
 public struct KeptRowFiles: Sendable {
     let folder: URL
 

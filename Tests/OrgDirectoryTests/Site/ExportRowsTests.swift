@@ -159,6 +159,16 @@ struct ExportRowsTests {
         #expect(made.table.rowNumbers()[made.table.keys[17]] == 17)
     }
 
+    @Test("row numbers find every key's first row, keys sharing their low bits included, and no other key")
+    func rowNumbersFindFirstRows() {
+        // Low words repeat (every fourth key shares one with the key before), so keys collide in the slots.
+        let keys = (0..<1_000).map { RenderFingerprint(high: UInt64($0), low: UInt64($0 / 4 * 4)) }
+        let numbers = RowNumbers(keys + [keys[10], keys[999]])
+        for (row, key) in keys.enumerated() { #expect(numbers[key] == row) }
+        #expect(numbers[RenderFingerprint(high: 5_000, low: 8)] == nil, "a key not in the table")
+        #expect(RowNumbers([])[keys[0]] == nil)
+    }
+
     @Test("a table cut short, padded or pointing past its file is not read")
     func refusesDamagedTables() throws {
         var table = try Self.exports(Array(Self.nights().first.prefix(50))).table

@@ -76,7 +76,7 @@ struct FingerprintInput {
 
     mutating func add(_ text: String) {
         // Through the bytes in place: `text.utf8` retained and released the string, for each of some twenty values
-        // a person, in every fingerprint and key of a run (a tenth of their time).
+        // a person, in every fingerprint and key of a run.
         text.withUTF8Bytes { utf8 in
             add(utf8.count)
             bytes.append(contentsOf: utf8)

@@ -108,14 +108,23 @@ struct SearchIndexBuilder {
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
-        var unused = RowCopier(keeping: false, count: 0, previous: nil, published: nil)
-        _ = try recordChunks(for: directory, copying: &unused, match: nil, keepingAll: false, emit: emit)
+        var nothing = RowCopier.copyingNothing
+        _ = try recordChunks(for: directory, copying: &nothing, match: nil, keepingAll: false, emit: emit)
     }
 
     /// `recordChunks(for:emit:)` with each person's record copied from `copier` (the run before's kept records) when
-    /// `match` gives them a row there; `copier` notes where each record goes. With `keepingAll`, returns every
-    /// record one after the other (for the next run), else nothing: only a chunk's records are held at a time.
+    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record one after the
+    /// other, for the next run.
     func recordChunks<Failure: Error>(
+        for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch,
+        emit: (File) throws(Failure) -> Void
+    ) throws(Failure) -> [UInt8] {
+        try recordChunks(for: directory, copying: &copier, match: match, keepingAll: true, emit: emit)
+    }
+
+    /// The record chunks, handed to `emit`; with `keepingAll`, every record one after the other, else nothing (only
+    /// a chunk's records are held at a time).
+    private func recordChunks<Failure: Error>(
         for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch?, keepingAll: Bool,
         emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [UInt8] {

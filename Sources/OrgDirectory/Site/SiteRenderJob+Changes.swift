@@ -63,8 +63,7 @@ extension SiteRenderJob {
     private func personReference(_ user: User, root: String) -> ChangePage.Person {
         ChangePage.Person(
             name: TemplateValue.text(user.displayName), href: personHref(user.id, root: root),
-            jobTitle: user.jobTitle.map(SiteEscaping.displayText),
-            department: user.department.map(SiteEscaping.displayText))
+            jobTitle: user.jobTitle.map(TemplateValue.text), department: user.department.map(TemplateValue.text))
     }
 
     /// A changed person with each changed field, moves marked.

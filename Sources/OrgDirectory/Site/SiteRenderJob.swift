@@ -147,14 +147,12 @@ struct SiteRenderJob: Sendable {
             && directory.people.count <= ListRows.limit
         var rows: ListRows?
         var kept: KeptRows?
-        if shared, let files = keptRowFiles, let match = rowMatch {
-            var copier = copier(.listRows, in: files, match: match)
-            let made = ListRows(directory, copying: &copier, match: match)
-            kept = KeptRows(
-                .listRows, made.keep(in: files, spans: copier.spans, stamp: match.stamp), copied: copier.copied)
-            rows = made
-        } else if shared {
-            rows = ListRows(directory)
+        if shared {
+            let keeping = keeping(.listRows) { copier, match in
+                let made = ListRows(directory, copying: &copier, match: match)
+                return (made, made.bytes)
+            }
+            (rows, kept) = (keeping?.made ?? ListRows(directory), keeping?.kept)
         }
         let paths =
             try renderBrowse(to: output, rows: rows) + renderDepartments(to: output, rows: rows)
@@ -184,9 +182,18 @@ struct SiteRenderJob: Sendable {
         }
     }
 
-    /// A copier of the run before's `kind` rows in `files`: none when `match` copies nothing.
-    private func copier(_ kind: KeptRowKind, in files: KeptRowFiles, match: RowMatch) -> RowCopier {
-        files.copier(kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
+    /// Makes one kind of kept rows with `make`, which copies each person's row from `copier` (the run before's rows)
+    /// where the match gives them one and hands back every row one after the other, then keeps them for the next run.
+    /// Nil, without calling `make`, when this render keeps no rows (no `keptRowFiles` or no `rowMatch`).
+    private func keeping<Made, Failure: Error>(
+        _ kind: KeptRowKind, _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: [UInt8])
+    ) throws(Failure) -> (made: Made, kept: KeptRows)? {
+        guard let files = keptRowFiles, let match = rowMatch else { return nil }
+        var copier = files.copier(
+            kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
+        let (made, rows) = try make(&copier, match)
+        let kept = files.keep(kind, rows: rows, spans: copier.spans, stamp: match.stamp)
+        return (made, KeptRows(kind, kept, copied: copier.copied))
     }
 
     private func letterLinks(current: String?) -> [ListPage.LetterLink] {
@@ -263,16 +270,14 @@ struct SiteRenderJob: Sendable {
             (piece.leaves, piece.tokenCache, piece.tokenized) = (made.leaves, made.cache, made.tokenized)
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
         case .records:
-            guard let files = keptRowFiles, let match = rowMatch else {
-                try builder.recordChunks(for: directory, emit: emit)
-                break
+            let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
+                ((), try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit))
             }
-            var copier = copier(.searchRecords, in: files, match: match)
-            let records = try builder.recordChunks(
-                for: directory, copying: &copier, match: match, keepingAll: true, emit: emit)
-            piece.kept = KeptRows(
-                .searchRecords, files.keep(.searchRecords, rows: records, spans: copier.spans, stamp: match.stamp),
-                copied: copier.copied)
+            if let keeping {
+                piece.kept = keeping.kept
+            } else {
+                try builder.recordChunks(for: directory, emit: emit)
+            }
         }
         return piece
     }
@@ -294,8 +299,7 @@ struct SiteRenderJob: Sendable {
         do {
             let rows = try SiteExports.write(
                 exports, of: directory, hidden: options.hideFields,
-                keepingTable: exportRows != nil && directory.people.count <= SiteDirectory.digestLimit,
-                previous: exportRows?.previous, match: rowMatch,
+                keepingTable: rowMatch != nil, previous: exportRows?.previous, match: rowMatch,
                 published: { export in folder.flatMap { Self.publishedBytes(export, in: $0) } }
             ) { export, produce in
                 do {

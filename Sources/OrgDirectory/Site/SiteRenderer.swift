@@ -59,15 +59,13 @@ public struct SiteRenderer: Sendable {
         let match =
             keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
             ? RowMatch.make(directory, previous: exportRows, hiding: options.hideFields) : nil
-        var made = SiteRenderJob(
+        let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
-            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil
+            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil,
+            rowMatch: match, keptRowFiles: match == nil ? nil : keptRows
         )
         .withPersonFrame()
-        made.rowMatch = match
-        made.keptRowFiles = match == nil ? nil : keptRows
-        let job = made
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)

@@ -99,6 +99,31 @@ struct SearchTokenCacheTests {
         #expect(night.postings == SearchIndexBuilder().tokenPostings(SiteDirectory(users: changed, hiding: [])))
     }
 
+    @Test("found by export row, an entry is used only at the person's own position: a shifted cache tokenizes again")
+    func entriesByRowCheckTheID() throws {
+        let (first, _) = Self.nights()
+        let stored = try #require(Self.tokens(first, reusing: nil).cache)
+        #expect(stored.entry(at: 3, id: stored.ids[3]) == stored.entries[3])
+        #expect(stored.entry(at: 3, id: stored.ids[4]) == nil, "another person's position")
+        #expect(stored.entry(at: stored.ids.count, id: stored.ids[0]) == nil, "past the end")
+        // Rows matched against a table of the same people, while the cache lost its first person: every row points
+        // one entry off, and nobody takes a neighbour's tokens.
+        let directory = SiteDirectory(users: first, hiding: [])
+        let table = try #require(
+            try SiteExports.write(
+                [.csv], of: directory, hidden: [], keepingTable: true, previous: nil, published: { _ in nil }
+            ) { _, produce in try produce { _ in } })
+        let shifted = SearchTokenCache(
+            table: stored.table, ids: Array(stored.ids.dropFirst()), entries: Array(stored.entries.dropFirst()),
+            indexed: false)
+        var builder = SearchIndexBuilder()
+        builder.tokenCache = shifted
+        builder.rowMatch = RowMatch.make(directory, previous: table.table, hiding: [], parallel: false)
+        let night = builder.numberedPostings(directory)
+        #expect(night.tokenized == first.count)
+        #expect(night.postings == SearchIndexBuilder().tokenPostings(directory))
+    }
+
     @Test("a cache made in another context, cut short or damaged is not read")
     func refusesWhatDoesNotFit() throws {
         let stored = try #require(Self.tokens(Array(Self.nights().first.prefix(200)), reusing: nil).cache)

@@ -2,8 +2,8 @@
 /// safe to display.
 ///
 /// Why compiled: every run renders every retained night's page again (a person's link on it follows their page),
-/// and through Mustache a night of a thousand changes took about 35 ms, so a history kept for months cost a
-/// nightly run seconds. The compiled pages write the same bytes (`BuiltinTemplateDriftTests`).
+/// and through Mustache the change pages of two nights of about a thousand changes each took 69–73 ms of a nightly
+/// run's CPU (`Benchmarks/profile-nightly.sh`), growing with every night kept. The compiled pages write the same bytes (`BuiltinTemplateDriftTests`).
 enum ChangePage {
     /// A joiner or leaver: name (linked when the person has a page today), job title and department.
     struct Person {
@@ -120,12 +120,21 @@ extension ChangePage {
         append(night.changed, heading: "<h3>Changed</h3>\n", marksMoves: false, to: &page)
     }
 
-    /// `{{#hasJoiners}}` (or leavers): the heading and a list of people, nothing when there are none.
-    private static func append(_ people: [Person], heading: StaticString, to page: inout PageBytes) {
-        guard !people.isEmpty else { return }
+    /// `{{#hasJoiners}}` and the like: the heading and `<ul class="changes">` around `item` of each of `items`,
+    /// nothing when there are none.
+    private static func appendList<Item>(
+        _ items: [Item], heading: StaticString, to page: inout PageBytes, item: (Item, inout PageBytes) -> Void
+    ) {
+        guard !items.isEmpty else { return }
         page.text(heading)
         page.text("<ul class=\"changes\">\n")
-        for person in people {
+        for each in items { item(each, &page) }
+        page.text("</ul>\n")
+    }
+
+    /// The joiners or leavers under `heading`.
+    private static func append(_ people: [Person], heading: StaticString, to page: inout PageBytes) {
+        appendList(people, heading: heading, to: &page) { person, page in
             page.text("<li>")
             appendName(person.name, href: person.href, to: &page)
             if let jobTitle = person.jobTitle {
@@ -138,17 +147,13 @@ extension ChangePage {
             }
             page.text("</li>\n")
         }
-        page.text("</ul>\n")
     }
 
-    /// `{{#hasMoved}}` (or changed): the heading and each person's changed fields, moves marked when `marksMoves`.
+    /// The moved or changed people under `heading`, each with their changed fields, moves marked when `marksMoves`.
     private static func append(
         _ changes: [Change], heading: StaticString, marksMoves: Bool, to page: inout PageBytes
     ) {
-        guard !changes.isEmpty else { return }
-        page.text(heading)
-        page.text("<ul class=\"changes\">\n")
-        for change in changes {
+        appendList(changes, heading: heading, to: &page) { change, page in
             page.text("<li>")
             appendName(change.name, href: change.href, to: &page)
             page.text("\n<ul class=\"fields\">\n")
@@ -169,7 +174,6 @@ extension ChangePage {
             }
             page.text("</ul></li>\n")
         }
-        page.text("</ul>\n")
     }
 
     /// `{{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}`.

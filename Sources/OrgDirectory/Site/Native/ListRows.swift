@@ -5,14 +5,15 @@
 /// for each page, every row was escaped twice and each person's strings fetched from memory twice; the two list
 /// passes were about 4 % of a first build's CPU at 100,000 people.
 struct ListRows: Sendable {
-    private var bytes: [UInt8] = []
+    /// Everyone's rows one after the other (what a run keeps for the next, `KeptRowFiles`).
+    private(set) var bytes: [UInt8] = []
     /// Where the row of the person at position `i` ends in `bytes` (it starts where the one before ends).
     private var ends: [Int] = []
 
     /// The rows of everyone in `directory`.
     init(_ directory: SiteDirectory) {
-        var unused = RowCopier(keeping: false, count: 0, previous: nil, published: nil)
-        self.init(directory, copying: &unused, match: nil)
+        var nothing = RowCopier.copyingNothing
+        self.init(directory, copying: &nothing, match: nil)
     }
 
     /// The rows of everyone in `directory`, each copied from `copier` (the run before's kept rows) when `match` gives
@@ -31,13 +32,6 @@ struct ListRows: Sendable {
             ends.append(page.bytes.count)
         }
         bytes = page.bytes
-    }
-
-    /// Keeps the rows in `files` under `stamp` for the next run (`KeptRowFiles.keep`).
-    func keep(in files: KeptRowFiles, spans: [ExportRows.Span], stamp: RenderFingerprint)
-        -> Result<ExportRows.File, FileReplacement.Failure>
-    {
-        files.keep(.listRows, rows: bytes, spans: spans, stamp: stamp)
     }
 
     /// The root the rows are made for.

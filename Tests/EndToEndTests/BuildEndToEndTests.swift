@@ -67,19 +67,38 @@ struct BuildEndToEndTests {
     #if os(Linux)
         /// Linking mimalloc is not enough for it to serve `malloc`: a library loaded before it could win the
         /// symbol, and the build would quietly fall back to glibc's slower allocator (Benchmarks/README.md).
-        @Test("on Linux the built orgdir allocates with mimalloc keeping freed memory 500 ms, and --verbose says so")
+        @Test(
+            "on Linux the built orgdir allocates with mimalloc keeping freed memory 500 ms on large OS pages, and --verbose says so"
+        )
         func allocatorIsMimalloc() async throws {
             try await withSandboxWorkspace(SandboxConfiguration(userCount: 5)) { workspace, settings, environment in
                 let outcome = try await OrgDirProcess.run(
                     ["build", "--config", settings.path, "--verbose"], in: workspace.folder, environment: environment)
                 #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
                 #expect(outcome.stderr.contains("memory allocator: mimalloc "), "\(outcome.stderr.prefix(2000))")
-                let delaySet =
-                    (environment["MIMALLOC_DECOMMIT_DELAY"]
-                        ?? ProcessInfo.processInfo.environment["MIMALLOC_DECOMMIT_DELAY"]) != nil
-                if !delaySet {
-                    #expect(outcome.stderr.contains("(freed memory kept 500 ms)"), "\(outcome.stderr.prefix(2000))")
+                let inherited = { (name: String) in
+                    (environment[name] ?? ProcessInfo.processInfo.environment[name]) != nil
                 }
+                if !inherited("MIMALLOC_DECOMMIT_DELAY") && !inherited("MIMALLOC_LARGE_OS_PAGES") {
+                    #expect(
+                        outcome.stderr.contains("(freed memory kept 500 ms, large OS pages)"),
+                        "\(outcome.stderr.prefix(2000))")
+                }
+            }
+        }
+
+        /// The environment still chooses: `MIMALLOC_LARGE_OS_PAGES=0` keeps mimalloc on 4 KiB pages (for a machine
+        /// where transparent huge pages cost more than they save).
+        @Test("MIMALLOC_LARGE_OS_PAGES=0 in the environment keeps mimalloc off large OS pages")
+        func largePagesFollowTheEnvironment() async throws {
+            try await withSandboxWorkspace(SandboxConfiguration(userCount: 5)) { workspace, settings, environment in
+                var environment = environment
+                environment["MIMALLOC_LARGE_OS_PAGES"] = "0"
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--verbose"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
+                #expect(outcome.stderr.contains("memory allocator: mimalloc "), "\(outcome.stderr.prefix(2000))")
+                #expect(!outcome.stderr.contains("large OS pages"), "\(outcome.stderr.prefix(2000))")
             }
         }
 

@@ -25,18 +25,20 @@ struct PersonLinks: Sendable {
     let reports: [Report]
 
     /// The links of `user` as `directory` resolves them.
-    init(of user: User, in directory: SiteDirectory) {
+    init(of user: borrowing User, in directory: borrowing SiteDirectory) {
         self.init(id: user.id, manager: user.manager, in: directory)
     }
 
     /// The links of `person` as `directory` resolves them. Reads the two fields it needs: passing the whole user
-    /// out of the directory's list copies every field, for each of a nightly run's hundred thousand people.
-    init(of person: SitePerson, in directory: SiteDirectory) {
+    /// out of the directory's list copies every field, for each of a nightly run's hundred thousand people. The
+    /// directory is borrowed: an initializer's parameters are otherwise owned, and the caller copied the whole
+    /// `SiteDirectory` (a retain of each of its fields) for every person it linked.
+    init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
         self.init(id: person.user.id, manager: person.user.manager, in: directory)
     }
 
     /// The links of the person with `id` and the record's `manager`, as `directory` resolves them.
-    private init(id: String, manager reference: ManagerReference?, in directory: SiteDirectory) {
+    private init(id: String, manager reference: ManagerReference?, in directory: borrowing SiteDirectory) {
         if let reference {
             let position = directory.positionByID[reference.id]
             manager = Manager(

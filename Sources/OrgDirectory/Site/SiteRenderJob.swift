@@ -45,10 +45,8 @@ struct SiteRenderJob: Sendable {
         let model = PersonPage(person, stamp: personStamp, links: links, history: history)
         let markdown = try markdown(of: model)
         let fragment = try markdownHTML(of: model, markdown: markdown, path: base + ".md")
-        let html = try personPage(title: person.user.displayName, stamp: personStamp) {
-            (page: inout PageBytes) throws(SiteError) in
-            try appendBody(of: model, markdownHTML: fragment, to: &page)
-        }
+        let html = try personPage(
+            of: model, markdownHTML: fragment, title: person.user.displayName, stamp: personStamp)
         try write(markdown, base + ".md", output, &paths)
         try write(html, base + ".html", output, &paths)
         try write(VCard.cardBytes(for: person), base + ".vcf", output, &paths)

@@ -205,8 +205,9 @@ extension SiteRenderJob {
         var (folds, tokenCache) = caches.take()
         defer { caches.give((folds, tokenCache)) }
         let numbersTokens = caches.numbersTokens
-        for user in users {
-            let visible = user.hiding(options.hideFields)
+        // By index: `for user in` copies each whole record (a retain of every field) before hiding copies it again.
+        for index in users.indices {
+            let visible = users[index].hiding(options.hideFields)
             var early = EarlyPreparation(visible, folds: &folds, input: &input)
             if numbersTokens {
                 // Numbered as they are found (each field value's numbers cached): a person's tokens as strings,
@@ -228,7 +229,7 @@ extension SiteRenderJob {
             paths.removeAll(keepingCapacity: true)
             written.append(
                 PrerenderedPeople.Written(
-                    id: user.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early)))
+                    id: visible.id, person: .init(slug: person.slug, fingerprint: input.fingerprint, early: early)))
         }
         return written
     }

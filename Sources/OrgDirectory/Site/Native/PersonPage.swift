@@ -64,8 +64,12 @@ struct PersonPage {
     var markdownHref: String { "\(slug).md" }
 
     /// The page of `person`, with their manager and reports as `links` has them and history nights looked up in
-    /// `history`.
-    init(_ person: SitePerson, stamp: SiteStamp, links: PersonLinks, history events: SiteHistory) {
+    /// `history`. Everything but the stamp is borrowed: an initializer's parameters are otherwise owned, and the
+    /// caller copied the person, the links and the whole history (a retain of each field) for every page.
+    init(
+        _ person: borrowing SitePerson, stamp: SiteStamp, links: borrowing PersonLinks,
+        history events: borrowing SiteHistory
+    ) {
         let clean = SiteEscaping.displayText
         name = clean(person.user.displayName)
         slug = person.slug

@@ -40,15 +40,22 @@ extension SiteRenderJob {
         return Array(try templates.render("layout", frame.mustacheContext(content: content)).utf8)
     }
 
-    /// A person page titled `title` showing `stamp`: `body` with the layout around it, from the pieces made once
-    /// (`personFrame`) when there are some.
+    /// A person page titled `title` showing `stamp`: the body of `model` (around `markdownHTML`, its Markdown's
+    /// HTML) with the layout around it, from the pieces made once (`personFrame`) when there are some.
+    ///
+    /// The body is written here, not by a closure the caller passes: a closure captures the job and the page model
+    /// by value, a retain of each of their fields for every person (a few percent of a first build's people).
     func personPage(
-        title: String, stamp: SiteStamp, body: (inout PageBytes) throws(SiteError) -> Void
+        of model: PersonPage, markdownHTML: [UInt8], title: String, stamp: SiteStamp
     ) throws(SiteError) -> [UInt8] {
-        guard let personFrame else { return try page(personPageFrame(title: title, stamp: stamp), body: body) }
+        guard let personFrame else {
+            return try page(personPageFrame(title: title, stamp: stamp)) { (page: inout PageBytes) throws(SiteError) in
+                try appendBody(of: model, markdownHTML: markdownHTML, to: &page)
+            }
+        }
         var page = PageBytes(capacity: 8192)
         personFrame.appendHead(title: SiteEscaping.displayText(title), to: &page)
-        try body(&page)
+        try appendBody(of: model, markdownHTML: markdownHTML, to: &page)
         personFrame.appendTail(stamp: stamp, frame: personPageFrame(title: title, stamp: stamp), to: &page)
         return page.bytes
     }

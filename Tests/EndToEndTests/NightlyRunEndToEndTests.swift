@@ -183,4 +183,36 @@ struct NightlyRunEndToEndTests {
             #expect(leftovers.isEmpty, "\(leftovers)")
         }
     }
+
+    /// Kept rows are a time saver for the next run only: a run that keeps none of a kind (here the list rows, once
+    /// the letter page is overridden and the rows are made per page) removes the run before's file rather than
+    /// leave it unread in the state folder, and a later run with the built-in pages keeps it again.
+    @Test("a run that keeps no list rows removes the kept file, and a later run with the built-in pages keeps it again")
+    func keptRowsNotKeptAreRemoved() async throws {
+        try await withSandboxWorkspace(SandboxConfiguration(userCount: 30)) { workspace, settings, environment in
+            let rows = workspace.state.appendingPathComponent("list-rows.bin").path
+            let records = workspace.state.appendingPathComponent("search-records.bin").path
+            let first = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(2000))")
+            #expect(FileManager.default.fileExists(atPath: rows))
+            #expect(FileManager.default.fileExists(atPath: records))
+
+            let templates = workspace.folder.appendingPathComponent("my-templates")
+            try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+            try "<h1>{{label}}</h1>\n<ul>{{#people}}<li>{{name}}</li>{{/people}}</ul>\n".write(
+                to: templates.appendingPathComponent("letter.mustache"), atomically: true, encoding: .utf8)
+            let overridden = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--templates", templates.path], in: workspace.folder,
+                environment: environment)
+            #expect(overridden.status == 0, "stderr: \(overridden.stderr.suffix(2000))")
+            #expect(!FileManager.default.fileExists(atPath: rows), "the list rows were not kept, so their file is gone")
+            #expect(FileManager.default.fileExists(atPath: records), "the search records were kept")
+
+            let builtin = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(builtin.status == 0, "stderr: \(builtin.stderr.suffix(2000))")
+            #expect(FileManager.default.fileExists(atPath: rows))
+        }
+    }
 }

@@ -435,8 +435,10 @@ extension BuildPipeline {
         }
     }
 
-    /// Saves the export rows for the next run; returns a warning when they cannot be.
+    /// Saves the export rows for the next run; returns a warning when they cannot be. The kept rows the table does
+    /// not describe are removed (`KeptRowFiles.discard(allBut:)`).
     private static func save(_ rows: ExportRows?, in store: ExportRowStore) async -> String? {
+        store.keptRows.discard(allBut: Set(rows.map { Array($0.kept.keys) } ?? []))
         guard let rows else { return nil }
         do {
             try store.save(rows)

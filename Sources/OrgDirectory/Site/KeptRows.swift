@@ -68,6 +68,16 @@ public struct KeptRowFiles: Sendable {
         return .success(ExportRows.File(size: UInt64(rows.count), spans: spans))
     }
 
+    /// Removes the file of every kind but `kinds` (those the saved table describes). A run that keeps no rows of a
+    /// kind (a list template overridden, a directory too large for a table) or no table at all would otherwise
+    /// leave the run before's file in the state folder: never read again (its stamp is another table's), but some
+    /// 30 MB at 100,000 people, until a later run keeps that kind again.
+    func discard(allBut kinds: Set<KeptRowKind>) {
+        for kind in KeptRowKind.allCases where !kinds.contains(kind) {
+            try? FileManager.default.removeItem(at: url(kind))
+        }
+    }
+
     /// The stamp in a kept file's header, nil when it has none.
     static func header(of bytes: UnsafeRawBufferPointer) -> RenderFingerprint? {
         var reader = BinaryReader(bytes: bytes)

@@ -294,6 +294,36 @@ struct SpareRecyclingTests {
         #expect(staging.counts.written == 1)
     }
 
+    @Test("a spare's file with no other link is written over in place; one shared with the published site is replaced")
+    func unsharedFilesOverwrittenInPlace() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["own.html": "one, longer than what replaces it", "shared.html": "same"], with: publisher)
+        _ = try Self.publish(["own.html": "two", "shared.html": "same"], with: publisher)
+        let spareOwn = publisher.spare.appendingPathComponent("own.html")
+        let spareShared = publisher.spare.appendingPathComponent("shared.html")
+        let publishedShared = publisher.output.appendingPathComponent("shared.html")
+        let sharedInode = try Self.inode(spareShared)
+        #expect(try sharedInode == Self.inode(publishedShared), "the spare shares this one with the published site")
+        // Open on the spare's own file: written over in place, the same file shows the new bytes; replaced, it would
+        // still show the old ones (an inode number alone can be reused by the file that replaces it).
+        let before = try FileHandle(forReadingFrom: spareOwn)
+        defer { try? before.close() }
+        let staging = try publisher.makeStaging(recyclingSpare: true)
+        try staging.write(Array("three".utf8), to: "own.html")
+        try before.seek(toOffset: 0)
+        #expect(try before.readToEnd() == Data("three".utf8), "written over in place, emptied first")
+        try staging.write(Array("changed".utf8), to: "shared.html")
+        #expect(try Self.text(publisher.output, "shared.html") == "same", "the published file is untouched")
+        try publisher.publish(staging, generatedAt: Date(), keepingSpare: true)
+        #expect(try Self.text(publisher.output, "own.html") == "three")
+        #expect(try Self.text(publisher.output, "shared.html") == "changed")
+        #expect(try Self.inode(publisher.output.appendingPathComponent("shared.html")) != sharedInode)
+        #expect(try Self.text(publisher.spare, "shared.html") == "same")
+        #expect(staging.counts == (written: 2, unchanged: 0))
+    }
+
     @Test("a file equal to the published one becomes a link to it, so it keeps its modification time")
     func equalFileLinked() throws {
         let root = try temporaryFolder()

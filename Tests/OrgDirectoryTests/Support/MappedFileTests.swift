@@ -71,6 +71,22 @@ struct MappedFileTests {
             #expect(throws: SnapshotError.self) { try SnapshotStore.read(status.appendingPathExtension("missing")) }
         }
 
+        /// The other way a file cannot be mapped: it opens and reports a size, and `mmap` itself refuses. A folder
+        /// does both on Linux (`mmap` fails with ENODEV), and reading it the usual way reports why.
+        @Test("something that opens with a size but cannot be mapped (a folder) is not mapped, and reading it says why")
+        func mmapRefusalIsNotAMapping() throws {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for index in 0..<20 {
+                try Data("x".utf8).write(to: folder.appendingPathComponent("file-\(index)"))
+            }
+            var status = stat()
+            try #require(stat(folder.path, &status) == 0 && status.st_size > 0, "the folder reports a size")
+            #expect(MappedFile(path: folder.path) == nil)
+            #expect(MappedFile.data(path: folder.path) == nil)
+            #expect(throws: (any Error).self) { try MappedFile.contents(of: folder) }
+        }
+
         @Test("a file's data is unmapped when its last copy goes, and not before")
         func dataUnmapsWithItsLastCopy() throws {
             let folder = try temporaryFolder()

@@ -33,12 +33,14 @@ enum ProcessAllocator {
             // MIMALLOC_DECOMMIT_DELAY, when set, still wins.
             if getenv("MIMALLOC_DECOMMIT_DELAY") == nil { mi_option_set(mi_option_decommit_delay, decommitDelay) }
             // Each fresh 4 KiB page the kernel hands out is faulted in and zeroed one by one, and on these virtual
-            // machines the first touch of a page costs some microseconds more: at 100,000 people the faults were a
-            // fifth of a nightly run's CPU (`clear_page_erms` under `do_anonymous_page`). With large OS pages
-            // mimalloc asks for transparent huge pages (`madvise(MADV_HUGEPAGE)`), one fault per 2 MiB, and keeps
-            // them to the end of the run: a nightly's system time fell by about a third, its peak rose by about
-            // 20 MB (Benchmarks/README.md, "huge pages"). Where the kernel has transparent huge pages off, the
-            // advice is ignored. The environment's MIMALLOC_LARGE_OS_PAGES, when set, still wins.
+            // machines the first touch of a page the machine has not used recently costs several times more: on a
+            // busy host the faults were a fifth of a 100,000-person nightly run's CPU (`clear_page_erms` under
+            // `do_anonymous_page`). With large OS pages mimalloc asks for transparent huge pages
+            // (`madvise(MADV_HUGEPAGE)`), one fault per 2 MiB, and keeps them to the end of the run: in three
+            // side-by-side runs a nightly's system time medians fell 1.19 → 0.65, 1.16 → 0.83 and 0.68 → 0.59 s and
+            // its peak rose by about 20 MB (Benchmarks/README.md, "mimalloc on large OS pages" and "What memory
+            // costs here"). Where the kernel has transparent huge pages off, the advice is ignored. The
+            // environment's MIMALLOC_LARGE_OS_PAGES, when set, still wins.
             if getenv("MIMALLOC_LARGE_OS_PAGES") == nil { mi_option_enable(mi_option_large_os_pages) }
         #endif
     }

@@ -44,7 +44,8 @@ extension SiteRenderJob {
     /// HTML) with the layout around it, from the pieces made once (`personFrame`) when there are some.
     ///
     /// The body is written here, not by a closure the caller passes: a closure captures the job and the page model
-    /// by value, a retain of each of their fields for every person (a few percent of a first build's people).
+    /// by value, a retain of each of their fields for every person (copying the job alone was 45 of a first build's
+    /// 9,438 samples).
     func personPage(
         of model: PersonPage, markdownHTML: [UInt8], title: String, stamp: SiteStamp
     ) throws(SiteError) -> [UInt8] {

@@ -88,21 +88,28 @@ enum SnapshotLineReuse {
 
     /// The new people `new` as pieces, given the previous file's `old` (both sorted by id): each new person equal
     /// to the old one with their id is copied, consecutive copies merged into one piece.
+    ///
+    /// Both lists are read through their buffers, in place: `for person in new` copied each record (a retain and a
+    /// release of every field) to compare people who are nearly all equal, as `DirectoryDiff.between` found.
     static func plan(old: [User], new: [User]) -> [Piece] {
         var pieces: [Piece] = []
         var oldIndex = 0
-        for (index, person) in new.enumerated() {
-            while oldIndex < old.count, User.idPrecedes(old[oldIndex].id, person.id) { oldIndex += 1 }
-            guard oldIndex < old.count, old[oldIndex].id == person.id, old[oldIndex] == person else {
-                pieces.append(.encoded(index))
-                continue
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                for index in new.indices {
+                    while oldIndex < old.count, User.idPrecedes(old[oldIndex].id, new[index].id) { oldIndex += 1 }
+                    guard oldIndex < old.count, old[oldIndex].id == new[index].id, old[oldIndex] == new[index] else {
+                        pieces.append(.encoded(index))
+                        continue
+                    }
+                    if case .copied(let run) = pieces.last, run.upperBound == oldIndex {
+                        pieces[pieces.count - 1] = .copied(run.lowerBound..<(oldIndex + 1))
+                    } else {
+                        pieces.append(.copied(oldIndex..<(oldIndex + 1)))
+                    }
+                    oldIndex += 1
+                }
             }
-            if case .copied(let run) = pieces.last, run.upperBound == oldIndex {
-                pieces[pieces.count - 1] = .copied(run.lowerBound..<(oldIndex + 1))
-            } else {
-                pieces.append(.copied(oldIndex..<(oldIndex + 1)))
-            }
-            oldIndex += 1
         }
         return pieces
     }

@@ -101,9 +101,12 @@ extension SiteDirectory {
             return people.isEmpty ? [] : nil
         }
         var order = [Int](repeating: -1, count: people.count)
-        for (position, person) in people.enumerated() {
-            guard person.users === users, order[person.userPosition] == -1 else { return nil }
-            order[person.userPosition] = position
+        // By position, reading the two fields in place: `for person in people` copied each whole person (a retain of
+        // every field) on every nightly run.
+        for position in people.indices {
+            let user = people[position].userPosition
+            guard people[position].users === users, order[user] == -1 else { return nil }
+            order[user] = position
         }
         return Snapshot.isCanonicallyOrdered(users.users) ? order : nil
     }

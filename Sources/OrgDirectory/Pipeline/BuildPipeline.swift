@@ -435,11 +435,9 @@ extension BuildPipeline {
         }
     }
 
-    /// Saves the export rows for the next run; returns a warning when they cannot be. The kept rows the table does
-    /// not describe are removed (`KeptRowFiles.discard(allBut:)`).
+    /// Saves the export rows for the next run (and with them which kept rows stay, `ExportRowStore.save`); returns a
+    /// warning when they cannot be.
     private static func save(_ rows: ExportRows?, in store: ExportRowStore) async -> String? {
-        store.keptRows.discard(allBut: Set(rows.map { Array($0.kept.keys) } ?? []))
-        guard let rows else { return nil }
         do {
             try store.save(rows)
             return nil

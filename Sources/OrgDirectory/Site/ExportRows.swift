@@ -45,11 +45,6 @@ public struct ExportRows: Sendable, Equatable {
     /// What the kept files must carry to be read with this table (`RowMatch.stamp`).
     var stamp = RenderFingerprint(high: 0, low: 0)
 
-    /// Row number by key: where a run finds the row to copy for a person's key.
-    func rowNumbers() -> RowNumbers {
-        RowNumbers(keys)
-    }
-
     /// The key of the row of the person at `index` of `directory`: what any export's row shows of them.
     /// Made in `input`, a buffer kept from one person to the next.
     static func rowKey(at index: Int, in directory: SiteDirectory, input: inout FingerprintInput) -> RenderFingerprint {
@@ -219,7 +214,7 @@ struct RowMatch: Sendable {
         let extraKeys = SiteExports.extraColumns(directory)
         let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let count = directory.people.count
-        let numbers = previous.flatMap { $0.context == context ? $0.rowNumbers() : nil }
+        let numbers = previous.flatMap { $0.context == context ? RowNumbers($0.keys) : nil }
         @Sendable func fill(_ range: Range<Int>, into slots: UnsafeMutableBufferPointer<Row>) {
             var input = FingerprintInput()
             for (slot, index) in range.enumerated() {

@@ -68,10 +68,7 @@ public struct KeptRowFiles: Sendable {
         return .success(ExportRows.File(size: UInt64(rows.count), spans: spans))
     }
 
-    /// Removes the file of every kind but `kinds` (those the saved table describes). A run that keeps no rows of a
-    /// kind (a list template overridden, a directory too large for a table) or no table at all would otherwise
-    /// leave the run before's file in the state folder: never read again (its stamp is another table's), but some
-    /// 30 MB at 100,000 people, until a later run keeps that kind again.
+    /// Removes the file of every kind but `kinds` (those the table being saved describes, `ExportRowStore.save`).
     func discard(allBut kinds: Set<KeptRowKind>) {
         for kind in KeptRowKind.allCases where !kinds.contains(kind) {
             try? FileManager.default.removeItem(at: url(kind))

@@ -63,7 +63,7 @@ public struct SiteRenderer: Sendable {
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
             keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil,
-            rowMatch: match, keptRowFiles: match == nil ? nil : keptRows
+            rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()
         let site =

@@ -156,7 +156,7 @@ struct ExportRowsTests {
                 #expect(after.offset >= before.offset + UInt64(before.length))
             }
         }
-        #expect(made.table.rowNumbers()[made.table.keys[17]] == 17)
+        #expect(RowNumbers(made.table.keys)[made.table.keys[17]] == 17)
     }
 
     @Test("row numbers find every key's first row, keys sharing their low bits included, and no other key")
@@ -209,6 +209,25 @@ struct ExportRowStoreTests {
         try Data("x".utf8).write(to: store.file.appendingPathComponent("in-the-way"))
         #expect(throws: (any Error).self) { try store.save(table) }
         #expect(!FileManager.default.fileExists(atPath: store.file.path))
+    }
+
+    @Test("saving a table keeps the kept rows it describes and removes the others; saving none removes them all")
+    func keptRowsFollowTheSavedTable() throws {
+        let state = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = ExportRowStore(stateDirectory: state)
+        let exists = { (kind: KeptRowKind) in FileManager.default.fileExists(atPath: store.keptRows.url(kind).path) }
+        for kind in KeptRowKind.allCases { try Data("rows".utf8).write(to: store.keptRows.url(kind)) }
+        var table = try ExportRowsTests.exports(Array(ExportRowsTests.nights().first.prefix(20))).table
+        let spans = table.keys.indices.map { _ in ExportRows.Span(offset: 0, length: 4) }
+        table.kept = [.searchRecords: ExportRows.File(size: 4, spans: spans)]
+        try store.save(table)
+        #expect(store.load() == table)
+        #expect(exists(.searchRecords), "described by the table")
+        #expect(!exists(.listRows), "not described: removed")
+        try store.save(nil)
+        #expect(store.load() == nil)
+        #expect(KeptRowKind.allCases.allSatisfy { !exists($0) })
     }
 }
 

@@ -6,7 +6,7 @@
  * fault per 2 MiB). Each round unmaps what it touched, so the next round's pages are the ones just freed: the first
  * round shows memory the machine had not handed out recently, the later ones memory it just took back.
  *
- * Build: cc -O2 -o touch touch.c      Run: touch SIZE-MIB [huge] [ROUNDS=3]
+ * Build: cc -O2 -o touch touch.c      Run: touch SIZE-MIB [small|huge] [ROUNDS=3]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static double now(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: touch SIZE-MIB [huge] [ROUNDS]\n");
+        fprintf(stderr, "usage: touch SIZE-MIB [small|huge] [ROUNDS]\n");
         return 2;
     }
     size_t size = (size_t)atol(argv[1]) << 20;

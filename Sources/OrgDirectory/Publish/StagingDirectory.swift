@@ -108,7 +108,7 @@ public final class StagingDirectory: Sendable {
     /// Why: a recycled folder is the site before last, and a nightly run writes some 6,700 of its files again (the
     /// list pages, the search files, the changed people). Removed and created again, each took a new inode and a new
     /// entry in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples); emptied in place, 6,000 files in
-    /// such a folder took 41–44 ms instead of 78–79 ms (a C loop of each, `Benchmarks/README.md`). `O_NONBLOCK`: a
+    /// such a folder took 41–44 ms instead of 78–79 ms (`Benchmarks/rewrite/rewrite.c`). `O_NONBLOCK`: a
     /// FIFO put there would otherwise block the open; it fails instead, and is replaced.
     private static func openToOverwrite(_ name: UnsafePointer<CChar>, in folder: Int32) -> Int32? {
         let descriptor = openat(folder, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)

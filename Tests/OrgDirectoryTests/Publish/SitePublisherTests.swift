@@ -324,6 +324,34 @@ struct SpareRecyclingTests {
         #expect(staging.counts == (written: 2, unchanged: 0))
     }
 
+    /// The other things a spare can hold at a page's path are replaced too, never written through: a FIFO (opening
+    /// it to write would block) and a symbolic link (writing would change what it points to).
+    @Test("a FIFO or a symbolic link in the spare is replaced by the page, and what the link points to is untouched")
+    func oddFilesInTheSpareReplaced() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try Self.publish(["fifo.html": "1", "link.html": "1"], with: publisher)
+        _ = try Self.publish(["fifo.html": "2", "link.html": "2"], with: publisher)
+        let outside = root.appendingPathComponent("outside.txt")
+        try Data("outside".utf8).write(to: outside)
+        for name in ["fifo.html", "link.html"] {
+            try FileManager.default.removeItem(at: publisher.spare.appendingPathComponent(name))
+        }
+        #expect(mkfifo(publisher.spare.appendingPathComponent("fifo.html").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(
+            at: publisher.spare.appendingPathComponent("link.html"), withDestinationURL: outside)
+        let staging = try Self.publish(["fifo.html": "3", "link.html": "3"], with: publisher, recycling: true)
+        #expect(staging.isRecycled)
+        for name in ["fifo.html", "link.html"] {
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: publisher.output.appendingPathComponent(name).path)
+            #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(name)")
+            #expect(try Self.text(publisher.output, name) == "3")
+        }
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "outside")
+    }
+
     @Test("a file equal to the published one becomes a link to it, so it keeps its modification time")
     func equalFileLinked() throws {
         let root = try temporaryFolder()

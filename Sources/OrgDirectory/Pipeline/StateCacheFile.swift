@@ -22,18 +22,19 @@ struct StateCacheFile: Sendable {
         return data.withUnsafeBytes(decode)
     }
 
-    /// Replaces the file with `bytes`; on failure, removes it and throws.
+    /// Replaces the file with `bytes`, written over the contents it had the run before last (see
+    /// `FileReplacement.replace(recycling:)`); on failure, removes it and throws.
     func replace(with bytes: [UInt8]) throws(FileReplacement.Failure) {
         do {
-            try FileReplacement.replace(url, with: bytes, mode: 0o644, sync: false)
+            try FileReplacement.replace(url, with: bytes, mode: 0o644, sync: false, recycling: true)
         } catch {
             remove()
             throw error
         }
     }
 
-    /// Forgets the file.
+    /// Forgets the file (and the spare its replacements keep).
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        FileReplacement.remove(url)
     }
 }

@@ -75,9 +75,18 @@ public final class StagingDirectory: Sendable {
         // may be a hard link into the published site: it is replaced, never truncated, so the published file
         // cannot change through it. Only a recycled folder's file that has no other link is written over in place.
         var replaced = false
+        // A recycled folder's own file, written over in place: a nightly run writes some 6,700 of the spare's files
+        // again (the list pages, the search files, the changed people), and removed and created again each took a
+        // new inode and a new entry in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000
+        // such files took 78 ms removed and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`), and
+        // emptied, fresh pages (see `OverwritableFile`).
+        var overwritten: OverwritableFile?
         let descriptor = relativePath.withCString { path in
             let name = path + nameOffset
-            if isRecycled, let existing = Self.openToOverwrite(name, in: handles.staging) { return existing }
+            if isRecycled, let existing = OverwritableFile.open(name, in: handles.staging) {
+                overwritten = existing
+                return existing.descriptor
+            }
             let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
             let first = openat(handles.staging, name, flags, 0o644)
             guard first < 0, errno == EEXIST else { return first }
@@ -98,29 +107,17 @@ public final class StagingDirectory: Sendable {
         }
         defer { close(descriptor) }
         try Self.writeAll(bytes, to: descriptor, path: rootPath + "/" + relativePath)
+        if let overwritten { try Self.cut(overwritten, to: bytes.count, path: rootPath + "/" + relativePath) }
         state.withLock { $0.written += 1 }
     }
 
-    /// The regular file `name` of `folder` opened and emptied to be written over, when it has no other link (so it
-    /// is no file of the published site, nor of anything else); nil when there is none, it has another link or it
-    /// is not a regular file, and the caller replaces it instead.
-    ///
-    /// Why: a recycled folder is the site before last, and a nightly run writes some 6,700 of its files again (the
-    /// list pages, the search files, the changed people). Removed and created again, each took a new inode and a new
-    /// entry in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples); emptied in place, 6,000 files in
-    /// such a folder took 41–44 ms instead of 78–79 ms (`Benchmarks/rewrite/rewrite.c`). `O_NONBLOCK`: a
-    /// FIFO put there would otherwise block the open; it fails instead, and is replaced.
-    private static func openToOverwrite(_ name: UnsafePointer<CChar>, in folder: Int32) -> Int32? {
-        let descriptor = openat(folder, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1,
-            ftruncate(descriptor, 0) == 0
-        else {
-            close(descriptor)
-            return nil
+    /// Cuts a file written over in place (`OverwritableFile`) to the `newSize` bytes just written.
+    private static func cut(_ file: OverwritableFile, to newSize: Int, path: @autoclosure () -> String)
+        throws(PublishError)
+    {
+        if let code = file.cut(to: newSize) {
+            throw .cannotWrite(path: path(), reason: String(cString: strerror(code)))
         }
-        return descriptor
     }
 
     /// Writes one large file of the new site from pieces, never holding it whole; when the finished file
@@ -129,14 +126,26 @@ public final class StagingDirectory: Sendable {
         to relativePath: String, pieces produce: (_ emit: @escaping ([UInt8]) throws -> Void) throws -> Void
     ) throws {
         let target = rootPath + "/" + relativePath
-        try ensureParent(folder: try Self.parentFolder(of: relativePath))
-        try remove(relativePath)  // replaced, never truncated: it could be a hard link into the published site
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let folder = try Self.parentFolder(of: relativePath)
+        let handles = try folderHandles(folder)
+        let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
+        // A recycled folder's own file is written over in place (as in `write(_:to:)`); anything else is replaced,
+        // never truncated: it could be a hard link into the published site.
+        let existing =
+            isRecycled
+            ? relativePath.withCString { OverwritableFile.open($0 + nameOffset, in: handles.staging) } : nil
+        if existing == nil { try remove(relativePath) }
+        let descriptor = existing?.descriptor ?? open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
         }
         do {
-            try produce { piece throws(PublishError) in try Self.writeAll(piece, to: descriptor, path: target) }
+            var size = 0
+            try produce { piece throws(PublishError) in
+                try Self.writeAll(piece, to: descriptor, path: target)
+                size += piece.count
+            }
+            if let existing { try Self.cut(existing, to: size, path: target) }
         } catch {
             close(descriptor)
             throw error
@@ -296,11 +305,6 @@ public final class StagingDirectory: Sendable {
             guard lstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             _ = link(source, root.appendingPathComponent(name).path)
         }
-    }
-
-    /// Creates `folder` (relative, "" for the root) once; later calls only look it up.
-    private func ensureParent(folder: Substring) throws(PublishError) {
-        _ = try folderHandles(folder)
     }
 
     /// Open descriptors of `folder` in the staging tree (created when missing) and in the published site (nil

@@ -60,9 +60,10 @@ public struct KeptRowFiles: Sendable {
         var header = Self.magic
         BinaryRecord.append(stamp, to: &header)
         do {
-            try FileReplacement.replace(url(kind), with: header, then: [rows], mode: 0o644, sync: false)
+            try FileReplacement.replace(
+                url(kind), with: header, then: [rows], mode: 0o644, sync: false, recycling: true)
         } catch {
-            try? FileManager.default.removeItem(at: url(kind))
+            FileReplacement.remove(url(kind))
             return .failure(error)
         }
         return .success(ExportRows.File(size: UInt64(rows.count), spans: spans))
@@ -71,7 +72,7 @@ public struct KeptRowFiles: Sendable {
     /// Removes the file of every kind but `kinds` (those the table being saved describes, `ExportRowStore.save`).
     func discard(allBut kinds: Set<KeptRowKind>) {
         for kind in KeptRowKind.allCases where !kinds.contains(kind) {
-            try? FileManager.default.removeItem(at: url(kind))
+            FileReplacement.remove(url(kind))
         }
     }
 

@@ -313,7 +313,7 @@ struct SpareRecyclingTests {
         let staging = try publisher.makeStaging(recyclingSpare: true)
         try staging.write(Array("three".utf8), to: "own.html")
         try before.seek(toOffset: 0)
-        #expect(try before.readToEnd() == Data("three".utf8), "written over in place, emptied first")
+        #expect(try before.readToEnd() == Data("three".utf8), "written over in place and cut to the new length")
         try staging.write(Array("changed".utf8), to: "shared.html")
         #expect(try Self.text(publisher.output, "shared.html") == "same", "the published file is untouched")
         try publisher.publish(staging, generatedAt: Date(), keepingSpare: true)
@@ -321,6 +321,35 @@ struct SpareRecyclingTests {
         #expect(try Self.text(publisher.output, "shared.html") == "changed")
         #expect(try Self.inode(publisher.output.appendingPathComponent("shared.html")) != sharedInode)
         #expect(try Self.text(publisher.spare, "shared.html") == "same")
+        #expect(staging.counts == (written: 2, unchanged: 0))
+    }
+
+    @Test(
+        "a file written in pieces over a spare's own file is written in place and cut to its length; a shared one is replaced"
+    )
+    func piecesOverwrittenInPlace() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        let long = String(repeating: "a,b,c\n", count: 50_000)
+        _ = try Self.publish(["people.csv": long, "people.json": "[]"], with: publisher)
+        _ = try Self.publish(["people.csv": long + "d,e,f\n", "people.json": "[]"], with: publisher)
+        let before = try FileHandle(forReadingFrom: publisher.spare.appendingPathComponent("people.csv"))
+        defer { try? before.close() }
+        let staging = try publisher.makeStaging(recyclingSpare: true)
+        let emit: ([String]) -> SitePieceProducer = { texts in
+            { emit in for text in texts { try emit(Array(text.utf8)) } }
+        }
+        try staging.write(to: "people.csv", pieces: emit(["x,y,z\n", "shorter\n"]))
+        try before.seek(toOffset: 0)
+        #expect(try before.readToEnd() == Data("x,y,z\nshorter\n".utf8), "written over in place, cut to its length")
+        try staging.write(to: "people.json", pieces: emit(["[", "1]"]))
+        #expect(
+            try Self.text(publisher.output, "people.json") == "[]", "the shared file was replaced, not written through")
+        try publisher.publish(staging, generatedAt: Date(), keepingSpare: true)
+        #expect(try Self.text(publisher.output, "people.csv") == "x,y,z\nshorter\n")
+        #expect(try Self.text(publisher.output, "people.json") == "[1]")
+        #expect(try Self.text(publisher.spare, "people.json") == "[]")
         #expect(staging.counts == (written: 2, unchanged: 0))
     }
 

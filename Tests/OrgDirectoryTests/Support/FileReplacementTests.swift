@@ -41,4 +41,59 @@ struct FileReplacementTests {
         #expect(creating?.creating == true)
         #expect(creating?.errorDescription?.hasSuffix(": No such file or directory") == true)
     }
+
+    @Test("recycling writes over the contents before last, cut to length, and keeps the ones it replaces as the spare")
+    func recycles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("rows.bin")
+        let spare = FileReplacement.spare(of: target)
+        try FileReplacement.replace(
+            target, with: Array("first, the longest".utf8), mode: 0o644, sync: false, recycling: true)
+        #expect(try Data(contentsOf: target) == Data("first, the longest".utf8))
+        #expect(!FileManager.default.fileExists(atPath: spare.path), "a first replacement has nothing to keep")
+        // A reader of the current file (a run maps it) keeps reading the same bytes after the replacement.
+        let reader = try FileHandle(forReadingFrom: target)
+        defer { try? reader.close() }
+        try FileReplacement.replace(target, with: Array("second".utf8), mode: 0o644, sync: false, recycling: true)
+        #expect(try Data(contentsOf: target) == Data("second".utf8))
+        #expect(try Data(contentsOf: spare) == Data("first, the longest".utf8))
+        #expect(try reader.readToEnd() == Data("first, the longest".utf8))
+        // The third is written over the spare: the first contents' file, which the reader still has open.
+        try FileReplacement.replace(
+            target, with: Array("third".utf8), then: [Array("!".utf8)], mode: 0o644, sync: false, recycling: true)
+        #expect(try Data(contentsOf: target) == Data("third!".utf8))
+        #expect(try Data(contentsOf: spare) == Data("second".utf8))
+        try reader.seek(toOffset: 0)
+        #expect(try reader.readToEnd() == Data("third!".utf8), "written over in place and cut to the new length")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                ".rows.bin.spare", "rows.bin",
+            ])
+        FileReplacement.remove(target)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "the spare goes with the file")
+    }
+
+    @Test("recycling never writes through a spare that is linked elsewhere, a symbolic link or a FIFO")
+    func recyclingReplacesOddSpares() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("tokens.bin")
+        let spare = FileReplacement.spare(of: target)
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try Data("keep me".utf8).write(to: elsewhere)
+        for make in ["link", "symlink", "fifo"] {
+            FileReplacement.remove(target)
+            switch make {
+            case "link": try FileManager.default.linkItem(at: elsewhere, to: spare)
+            case "symlink": try FileManager.default.createSymbolicLink(at: spare, withDestinationURL: elsewhere)
+            default: #expect(mkfifo(spare.path, 0o644) == 0)
+            }
+            try FileReplacement.replace(target, with: Array(make.utf8), mode: 0o644, sync: false, recycling: true)
+            #expect(try Data(contentsOf: target) == Data(make.utf8), "\(make)")
+            #expect(try Data(contentsOf: elsewhere) == Data("keep me".utf8), "\(make): written through")
+            #expect(!FileManager.default.fileExists(atPath: spare.path), "\(make): there was no file to keep")
+        }
+    }
 }

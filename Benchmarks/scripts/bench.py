@@ -69,7 +69,7 @@ class Config:
         quick = os.environ.get("BENCH_QUICK") == "1"
         sizes = os.environ.get("BENCH_SIZES") or ("2000" if quick else "10000 100000")
         work = Path(os.environ.get("BENCH_WORK", BENCH / "work"))
-        only = set((os.environ.get("BENCH_ONLY") or "full nightly diff latency").split())
+        only = set((os.environ.get("BENCH_ONLY") or "full nightly first diff latency").split())
         return Config(
             orgdir=os.environ["BENCH_ORGDIR"],
             sandbox=os.environ["BENCH_SANDBOX"],
@@ -422,12 +422,16 @@ def full_builds(size, sandbox, root, where):
 
 
 def nightly_and_diff(size, root):
-    """A 1% change between nightly runs, on kept output and state, then `orgdir diff` of two snapshots."""
+    """A 1% change between nightly runs, on kept output and state; the first nightly after a full build (group
+    "first"); then `orgdir diff` of two snapshots."""
     label = f"{size}-nightly"
     changes = max(1, size // 100)
     sandbox = Sandbox(size, 1, f"nightly-{size}")
     nightly = row("nightly rebuild, 1% changed", size,
                   note=f"{changes} changes/round via POST /_sandbox/changes, kept output+state")
+    first_nights = row("nightly rebuild, first after a full build", size,
+                       note=f"{changes} changes/round; each round a new full build (untimed) first, so no spare site"
+                       ) if "first" in CONFIG.only else None
     diff = row("orgdir diff, two snapshots", size)
     try:
         output, state = root / "nightly-out", root / "nightly-state"
@@ -439,7 +443,7 @@ def nightly_and_diff(size, root):
         if first.code != 0:
             nightly.note = f"first build failed (exit {first.code}): {first.stderr_tail}"
             diff.note = "pending: needs the nightly snapshots"
-            return nightly, diff
+            return nightly, first_nights, diff
         summaries = []
         # Round 0 is untimed: the night before, as cron would have run it. It leaves the site it replaced as the
         # spare that every later night updates in place (the steady state; the first nightly after a first build
@@ -454,7 +458,7 @@ def nightly_and_diff(size, root):
                 log(f"{label}: POST /_sandbox/changes failed: {error}")
                 nightly.note += f"; stopped in round {round_number}: POST /_sandbox/changes failed ({error})"
                 diff.note = "pending: needs the nightly snapshots"
-                return nightly, diff
+                return nightly, first_nights, diff
             settle(root)
             log(f"{label}: round {round_number}: {applied} then orgdir build")
             run = timed(command, f"{label}-{round_number}", env=orgdir_env(), sandbox=sandbox)
@@ -462,7 +466,7 @@ def nightly_and_diff(size, root):
                 if run.code != 0:
                     nightly.note += f"; the untimed night before failed (exit {run.code}): {run.stderr_tail}"
                     diff.note = "pending: needs the nightly snapshots"
-                    return nightly, diff
+                    return nightly, first_nights, diff
                 continue
             nightly.runs.append(run)
             summaries.append(summary_of(run))
@@ -472,15 +476,17 @@ def nightly_and_diff(size, root):
         if written:
             nightly.note += f"; files written per round {written}, unchanged {unchanged[-1] if unchanged else '?'}"
 
+        if first_nights:
+            first_nightly(first_nights, sandbox, root, changes, label)
         if not orgdir_has("diff"):
             diff.note = "pending: this orgdir has no 'diff' command yet"
-            return nightly, diff
+            return nightly, first_nights, diff
         diff.note = "previous vs latest snapshot (1% apart), text format to /dev/null"
         for round_number in range(1, CONFIG.rounds + 1):
             log(f"{label}: round {round_number}: orgdir diff")
             diff.runs.append(timed([CONFIG.orgdir, "diff", "--state", str(state), "previous", "latest"],
                                    f"{label}-diff-{round_number}", accept=(0, 1)))
-        return nightly, diff
+        return nightly, first_nights, diff
     finally:
         sandbox.stop()
 
@@ -557,6 +563,31 @@ def fmt(value, digits=2):
     return "–" if value != value else f"{value:.{digits}f}"
 
 
+def first_nightly(made, sandbox, root, changes, label):
+    """The first nightly after a first build, per round from a new first build (untimed) on its own output and
+    state: it has no spare site to update yet, so it links every unchanged file into a new staging folder, and its
+    state files have no spares to write over. What a checker sees that times a nightly right after a full build."""
+    output, state = root / "first-nightly-out", root / "first-nightly-state"
+    settings = write_settings(root / "first-nightly.plist", sandbox, output, state)
+    command = [CONFIG.orgdir, "build", "--config", str(settings), "--json"]
+    for round_number in range(1, CONFIG.rounds + 1):
+        remove(output, state)
+        log(f"{label}: first nightly, round {round_number}: first build (untimed)")
+        first = timed(command, f"{label}-first-build-{round_number}", env=orgdir_env())
+        if first.code != 0:
+            made.note += f"; the first build of round {round_number} failed (exit {first.code}): {first.stderr_tail}"
+            break
+        try:
+            sandbox.control("POST", "/_sandbox/changes", {"count": changes, "seed": 2000 + round_number})
+        except (OSError, urllib.error.URLError) as error:
+            made.note += f"; stopped in round {round_number}: POST /_sandbox/changes failed ({error})"
+            break
+        settle(root)
+        log(f"{label}: first nightly, round {round_number}: orgdir build")
+        made.runs.append(timed(command, f"{label}-first-nightly-{round_number}", env=orgdir_env(), sandbox=sandbox))
+    remove(output, state)
+
+
 def assess(by_size):
     """Fills in ratios, targets and verdicts from the medians of this run."""
     for size, rows in by_size.items():
@@ -572,7 +603,7 @@ def assess(by_size):
                 "yes" if vs_hugo <= 0.5 and vs_floor <= 1.5 and orgdir.rss_mb <= 400 else "NO")
             hugo.ratio = f"{fmt(ratio(hugo.median, floor_hugo.median))} × its floor"
         reference = rows.get(("full", "tmpfs"), {}).get("orgdir")
-        for key in ("nightly", "diff"):
+        for key in ("nightly", "first-nightly", "diff"):
             target_row = rows.get(key)
             if target_row and reference:
                 value = ratio(target_row.median, reference.median)
@@ -640,8 +671,8 @@ def main():
                 if CONFIG.disk:
                     rows[("full", "disk")] = full_builds(size, sandbox, CONFIG.disk_root / str(size), "disk")
                     remove(CONFIG.disk_root / str(size))
-            if "nightly" in CONFIG.only or "diff" in CONFIG.only:
-                rows["nightly"], rows["diff"] = nightly_and_diff(size, root)
+            if CONFIG.only & {"nightly", "first", "diff"}:
+                rows["nightly"], rows["first-nightly"], rows["diff"] = nightly_and_diff(size, root)
             if "latency" in CONFIG.only:
                 rows["latency"] = latency(size, sandbox, root)
         finally:

@@ -34,8 +34,8 @@ public struct ExportRowStore: Sendable {
         try cache.replace(with: rows.encode())
     }
 
-    /// Forgets the stored table.
+    /// Forgets the stored table (before a publish; the next `save` writes over it, see `StateCacheFile.clear`).
     func clear() {
-        cache.remove()
+        cache.clear()
     }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A file in the state folder holding what a run keeps for the next one only to save time (search tokens, export
 /// rows): read whole, replaced through a temporary file and a rename, and removed when it cannot be written, so a
 /// stale one is never trusted. A missing or unreadable file reads as nil: the next run does the work itself.
@@ -36,5 +42,17 @@ struct StateCacheFile: Sendable {
     /// Forgets the file (and the spare its replacements keep).
     func remove() {
         FileReplacement.remove(url)
+    }
+
+    /// Forgets the file's contents until the next `replace`, which writes over them: the file becomes the spare
+    /// (`FileReplacement.spare(of:)`, never read), where removing it left the next `replace` to make a new file.
+    /// The export row table is cleared this way before every publish. Anything but a regular file at the name (a
+    /// folder in the way) is removed.
+    func clear() {
+        let spare = FileReplacement.spare(of: url)
+        guard FileReplacement.isRegularFile(url.path), rename(url.path, spare.path) == 0 else {
+            try? FileManager.default.removeItem(at: url)
+            return
+        }
     }
 }

@@ -105,7 +105,7 @@ enum FileReplacement {
     }
 
     /// Whether `path` is a regular file (not followed if it is a symbolic link).
-    private static func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }

@@ -211,6 +211,29 @@ struct ExportRowStoreTests {
         #expect(!FileManager.default.fileExists(atPath: store.file.path))
     }
 
+    @Test(
+        "a table cleared before a publish is gone, and the next save writes over its file; saving none leaves nothing")
+    func clearedTableWrittenOver() throws {
+        let state = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = ExportRowStore(stateDirectory: state)
+        let nights = ExportRowsTests.nights()
+        let first = try ExportRowsTests.exports(Array(nights.first.prefix(50))).table
+        let second = try ExportRowsTests.exports(Array(nights.second.prefix(40))).table
+        try store.save(first)
+        let reader = try FileHandle(forReadingFrom: store.file)
+        defer { try? reader.close() }
+        store.clear()
+        #expect(store.load() == nil, "cleared: no table, though its file waits to be written over")
+        try store.save(second)
+        #expect(store.load() == second)
+        // The handle opened on the first table's file now reads the second: written over, not made anew.
+        try reader.seek(toOffset: 0)
+        #expect(try reader.readToEnd() == Data(contentsOf: store.file))
+        try store.save(nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
+    }
+
     @Test("saving a table keeps the kept rows it describes and removes the others; saving none removes them all")
     func keptRowsFollowTheSavedTable() throws {
         let state = try temporaryFolder()

@@ -46,8 +46,9 @@ struct StateCacheFile: Sendable {
 
     /// Forgets the file's contents until the next `replace`, which writes over them: the file becomes the spare
     /// (`FileReplacement.spare(of:)`, never read), where removing it left the next `replace` to make a new file.
-    /// The export row table is cleared this way before every publish. Anything but a regular file at the name (a
-    /// folder in the way) is removed.
+    /// The export row table is cleared this way before every publish; the run read the table before, and `read`
+    /// decodes (copies) what it needs while the file is mapped, so nothing reads the file after. Anything but a
+    /// regular file at the name (a folder in the way) is removed.
     func clear() {
         let spare = FileReplacement.spare(of: url)
         guard FileReplacement.isRegularFile(url.path), rename(url.path, spare.path) == 0 else {

@@ -53,8 +53,11 @@ struct SiteDirectory: Sendable {
         -> SiteDirectory
     {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // Two chunks a core, so one that folds slower values does not leave a core idle at the end.
-        let chunkCount = max(1, min(2 * cores, users.count / 4096))
+        // Eight chunks a core, so neither a chunk that folds slower values nor a core shared meanwhile with other work
+        // (a nightly run writes its snapshot while this starts) leaves one core preparing alone at the end. With two a
+        // core, a 100,000-person nightly's profiles showed the two cores 81–87 % busy over the preparation's 156–186
+        // ms; with eight, 96 % over 147–158 ms (`PROFILE_USERS=100000 Benchmarks/profile-nightly.sh`, three each).
+        let chunkCount = max(1, min(8 * cores, users.count / 4096))
         guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden, early: early) }
         let digests = users.count <= digestLimit
         let longLived = users.count <= parallelPeopleLimit

@@ -585,6 +585,7 @@ def first_nightly(made, sandbox, root, changes, label):
         settle(root)
         log(f"{label}: first nightly, round {round_number}: orgdir build")
         made.runs.append(timed(command, f"{label}-first-nightly-{round_number}", env=orgdir_env(), sandbox=sandbox))
+    made.files = count_files(output)
     remove(output, state)
 
 

@@ -565,8 +565,9 @@ def fmt(value, digits=2):
 
 def first_nightly(made, sandbox, root, changes, label):
     """The first nightly after a first build, per round from a new first build (untimed) on its own output and
-    state: it has no spare site to update yet, so it links every unchanged file into a new staging folder, and its
-    state files have no spares to write over. What a checker sees that times a nightly right after a full build."""
+    state: it has no spare site to update yet, so it links every unchanged file into a new staging folder, and of
+    its state files only the export row table is written over. What a checker sees that times a nightly right after
+    a full build."""
     output, state = root / "first-nightly-out", root / "first-nightly-state"
     settings = write_settings(root / "first-nightly.plist", sandbox, output, state)
     command = [CONFIG.orgdir, "build", "--config", str(settings), "--json"]

@@ -71,15 +71,29 @@ public final class StagingDirectory: Sendable {
             state.withLock { $0.unchanged += 1 }
             return
         }
-        // A file already at the path (a page written again after a prerender, or any page of a recycled folder)
-        // may be a hard link into the published site: it is replaced, never truncated, so the published file
-        // cannot change through it. Only a recycled folder's file that has no other link is written over in place.
+        let file = try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
+        defer { close(file.descriptor) }
+        try Self.writeAll(bytes, to: file.descriptor, path: rootPath + "/" + relativePath)
+        if let overwritten = file.overwritten {
+            try Self.cut(overwritten, to: bytes.count, path: rootPath + "/" + relativePath)
+        }
+        state.withLock { $0.written += 1 }
+    }
+
+    /// The file at `relativePath` (in the folder open as `handles`, its name at `nameOffset`) opened for the new
+    /// site's bytes, and the file written over when it is one.
+    ///
+    /// A file already at the path (a page written again after a prerender, or any page of a recycled folder) may be
+    /// a hard link into the published site: it is replaced, never truncated, so the published file cannot change
+    /// through it. Only a recycled folder's own file, with no other link, is written over in place
+    /// (`OverwritableFile`): a nightly run writes some 6,700 of the spare's files again (the list pages, the search
+    /// files, the exports, the changed people), and removed and created again each took a new inode and a new entry
+    /// in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000 such files took 78 ms removed
+    /// and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`) and fresh pages.
+    private func openForWriting(_ relativePath: String, in handles: FolderHandles, nameOffset: Int)
+        throws(PublishError) -> (descriptor: Int32, overwritten: OverwritableFile?)
+    {
         var replaced = false
-        // A recycled folder's own file, written over in place: a nightly run writes some 6,700 of the spare's files
-        // again (the list pages, the search files, the changed people), and removed and created again each took a
-        // new inode and a new entry in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000
-        // such files took 78 ms removed and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`), and
-        // emptied, fresh pages (see `OverwritableFile`).
         var overwritten: OverwritableFile?
         let descriptor = relativePath.withCString { path in
             let name = path + nameOffset
@@ -99,16 +113,13 @@ public final class StagingDirectory: Sendable {
             return -1
         }
         if replaced {
-            try remove(relativePath)
-            return try write(bytes, to: relativePath)
+            try remove(relativePath)  // this run's own file, counted: `remove` takes it off the counts
+            return try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
         }
         guard descriptor >= 0 else {
             throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(errno)))
         }
-        defer { close(descriptor) }
-        try Self.writeAll(bytes, to: descriptor, path: rootPath + "/" + relativePath)
-        if let overwritten { try Self.cut(overwritten, to: bytes.count, path: rootPath + "/" + relativePath) }
-        state.withLock { $0.written += 1 }
+        return (descriptor, overwritten)
     }
 
     /// Cuts a file written over in place (`OverwritableFile`) to the `newSize` bytes just written.
@@ -127,25 +138,16 @@ public final class StagingDirectory: Sendable {
     ) throws {
         let target = rootPath + "/" + relativePath
         let folder = try Self.parentFolder(of: relativePath)
-        let handles = try folderHandles(folder)
         let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
-        // A recycled folder's own file is written over in place (as in `write(_:to:)`); anything else is replaced,
-        // never truncated: it could be a hard link into the published site.
-        let existing =
-            isRecycled
-            ? relativePath.withCString { OverwritableFile.open($0 + nameOffset, in: handles.staging) } : nil
-        if existing == nil { try remove(relativePath) }
-        let descriptor = existing?.descriptor ?? open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
-        }
+        let (descriptor, overwritten) = try openForWriting(
+            relativePath, in: try folderHandles(folder), nameOffset: nameOffset)
         do {
             var size = 0
             try produce { piece throws(PublishError) in
                 try Self.writeAll(piece, to: descriptor, path: target)
                 size += piece.count
             }
-            if let existing { try Self.cut(existing, to: size, path: target) }
+            if let overwritten { try Self.cut(overwritten, to: size, path: target) }
         } catch {
             close(descriptor)
             throw error

@@ -52,11 +52,7 @@ enum FileReplacement {
         if failed == nil, let reused = temporary.reused { failed = reused.cut(to: size) }
         if failed == nil, sync, fsync(descriptor) != 0 { failed = errno }
         if close(descriptor) != 0, failed == nil { failed = errno }
-        // Exchanged only with a regular file: anything else at `target` (a folder) is no contents to keep, and the
-        // rename fails on it as it would without recycling.
-        if failed == nil,
-            !(temporary.isSpare && isRegularFile(target.path)
-                && orgdir_exchange_paths(temporary.path, target.path) == 0),
+        if failed == nil, !(temporary.isSpare && exchange(temporary.path, with: target.path)),
             rename(temporary.path, target.path) != 0
         {
             failed = errno
@@ -90,6 +86,13 @@ enum FileReplacement {
             throw Failure(path: path, reason: FileDescriptorWrite.describe(errno), creating: true)
         }
         return (path, descriptor, nil, false)
+    }
+
+    /// Whether `spare` and `target` traded places in one atomic exchange. Only with a regular file: anything else at
+    /// `target` (a folder) is no contents to keep, and the caller's rename fails on it as it would without recycling;
+    /// false too where the file system cannot exchange (the caller renames, keeping no spare).
+    private static func exchange(_ spare: String, with target: String) -> Bool {
+        isRegularFile(target) && orgdir_exchange_paths(spare, target) == 0
     }
 
     /// Where a recycling `replace` keeps the contents `target` had before its last replacement: `.<name>.spare`

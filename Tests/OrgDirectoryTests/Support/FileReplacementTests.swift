@@ -96,4 +96,24 @@ struct FileReplacementTests {
             #expect(!FileManager.default.fileExists(atPath: spare.path), "\(make): there was no file to keep")
         }
     }
+
+    @Test("a folder at the spare's name is left alone: the file is replaced the usual way, and removing it takes both")
+    func folderAtTheSparesName() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("rows.bin")
+        let spare = FileReplacement.spare(of: target)
+        try FileManager.default.createDirectory(at: spare, withIntermediateDirectories: false)
+        try Data("inside".utf8).write(to: spare.appendingPathComponent("file"))
+        try Data("old".utf8).write(to: target)
+        try FileReplacement.replace(target, with: Array("new".utf8), mode: 0o644, sync: false, recycling: true)
+        #expect(try Data(contentsOf: target) == Data("new".utf8))
+        #expect(try Data(contentsOf: spare.appendingPathComponent("file")) == Data("inside".utf8))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                ".rows.bin.spare", "rows.bin",
+            ])
+        FileReplacement.remove(target)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
 }

@@ -89,8 +89,9 @@ enum SnapshotLineReuse {
     /// The new people `new` as pieces, given the previous file's `old` (both sorted by id): each new person equal
     /// to the old one with their id is copied, consecutive copies merged into one piece.
     ///
-    /// Both lists are read through their buffers, in place: `for person in new` copied each record (a retain and a
-    /// release of every field) to compare people who are nearly all equal, as `DirectoryDiff.between` found.
+    /// Both lists are read through their buffers: `for person in new` copied each record (a retain and a release of
+    /// every field) to compare people who are nearly all equal, as `DirectoryDiff.between` found. The `==` still
+    /// copies both sides (the release build's code makes two copies of a `User` here, against three before).
     static func plan(old: [User], new: [User]) -> [Piece] {
         var pieces: [Piece] = []
         var oldIndex = 0

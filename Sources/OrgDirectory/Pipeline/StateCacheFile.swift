@@ -50,10 +50,9 @@ struct StateCacheFile: Sendable {
     /// decodes (copies) what it needs while the file is mapped, so nothing reads the file after. Anything but a
     /// regular file at the name (a folder in the way) is removed.
     func clear() {
-        let spare = FileReplacement.spare(of: url)
-        guard FileReplacement.isRegularFile(url.path), rename(url.path, spare.path) == 0 else {
-            try? FileManager.default.removeItem(at: url)
+        if FileReplacement.isRegularFile(url.path), rename(url.path, FileReplacement.spare(of: url).path) == 0 {
             return
         }
+        try? FileManager.default.removeItem(at: url)
     }
 }

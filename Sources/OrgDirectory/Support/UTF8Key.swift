@@ -2,8 +2,9 @@
 ///
 /// Why: a `String` key hashes and compares a non-ASCII value by its canonical form, normalizing it on every lookup,
 /// and the folding cache is asked for every name and department beyond ASCII of every person a run prepares (the
-/// change was not measurable in a nightly's wall time, `Benchmarks/README.md`). Two spellings of one text (composed and decomposed) are two keys here, which a cache of what a value
-/// works out to can afford: each gets the same result, worked out once.
+/// change was not measurable in a nightly's wall time, `Benchmarks/README.md`). Two spellings of one text (composed
+/// and decomposed) are two keys here, which a cache of what a value works out to can afford: each gets the same
+/// result, worked out once.
 struct UTF8Key: Hashable {
     let text: String
 

@@ -4,6 +4,7 @@
 # each. The first round has no spare site yet (it links every unchanged file); the later ones update the spare.
 #   Benchmarks/nightly-rounds.sh [ORGDIR=.build-bench/release/orgdir] [PEOPLE=100000] [ROUNDS=3]
 #   SANDBOX_ARGS="--delta-support none" Benchmarks/nightly-rounds.sh   # against a Graph without /users/delta
+# At the end it prints the state folder's size and the spares' share of it.
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +23,6 @@ for round in $(seq 1 "$rounds"); do
   /usr/bin/time -f "nightly $round: %e s wall, %U s user, %S s sys, %M KB peak" \
     "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 | grep -E 'stage |published|nightly|^delta'
 done
+# What the state folder holds after the last round, and how much of it is the spares the state caches are written over.
+spares=$(find "$dir/State" -maxdepth 1 -name '.*.spare' -type f -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')
+echo "state folder: $(du -sm "$dir/State" | cut -f1) MiB, of which spares (State/.*.spare): $spares MB"

@@ -169,6 +169,9 @@ struct SiteHistoryEndToEndTests {
             #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
             #expect(unchanged["peopleTokenized"] as? Int == 0, "everyone's search tokens come from the run before")
             #expect(unchanged["exportRowsCopied"] as? Int == 3 * 40, "every export row is copied: \(unchanged)")
+            #expect(unchanged["peoplePreparedBefore"] as? Int == 0, "a first build keeps no preparations")
+            #expect(
+                FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("preparations.bin").path))
 
             // Someone with no reports changes title: their page and their manager's (which lists it) are rendered.
             let everyone = await sandbox.users
@@ -182,6 +185,7 @@ struct SiteHistoryEndToEndTests {
             #expect(nightly["peopleRendered"] as? Int == expected, "\(nightly)")
             #expect(nightly["peopleReused"] as? Int == 40 - expected, "\(nightly)")
             #expect(nightly["peopleTokenized"] as? Int == 1, "only the changer is tokenized: \(nightly)")
+            #expect(nightly["peoplePreparedBefore"] as? Int == 39, "only the changer is prepared: \(nightly)")
             #expect(nightly["exportRowsCopied"] as? Int == 3 * 39, "only the changer's rows are made: \(nightly)")
 
             // Without the fingerprints and the export rows everyone is rendered and every row made, and every byte
@@ -192,6 +196,7 @@ struct SiteHistoryEndToEndTests {
             let full = try await build()
             #expect(full["peopleRendered"] as? Int == 40, "\(full)")
             #expect(full["exportRowsCopied"] as? Int == 0, "\(full)")
+            #expect(full["peoplePreparedBefore"] as? Int == 40, "the preparations kept beside the snapshot: \(full)")
             #expect(full["filesWritten"] as? Int == 0, "\(full)")
             #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == before)
         }

@@ -28,6 +28,13 @@ public struct DirectoryDiff: Sendable, Equatable, Codable {
     /// Snapshots are already sorted by id, so this is a merge walk: O(n), no dictionary. Unsorted input is
     /// sorted first (O(n log n)).
     public static func between(_ old: [User], _ new: [User]) -> DirectoryDiff {
+        var unequal: Set<String> = []
+        return between(old, new, unequal: &unequal)
+    }
+
+    /// `between(_:_:)`, also collecting in `unequal` the ids of people in both whose records differ at all, a
+    /// change the diff ignores included (a run trusts what it kept for everyone else: `KeptPreparations`).
+    static func between(_ old: [User], _ new: [User], unequal: inout Set<String>) -> DirectoryDiff {
         let old = Snapshot.canonicallySorted(old)
         let new = Snapshot.canonicallySorted(new)
         var diff = DirectoryDiff()
@@ -39,10 +46,11 @@ public struct DirectoryDiff: Sendable, Equatable, Codable {
             new.withUnsafeBufferPointer { new in
                 while oldIndex < old.endIndex, newIndex < new.endIndex {
                     if old[oldIndex].id == new[newIndex].id {
-                        if old[oldIndex] != new[newIndex],
-                            let change = PersonChange.between(old[oldIndex], new[newIndex])
-                        {
-                            diff.changed.append(change)
+                        if old[oldIndex] != new[newIndex] {
+                            unequal.insert(new[newIndex].id)
+                            if let change = PersonChange.between(old[oldIndex], new[newIndex]) {
+                                diff.changed.append(change)
+                            }
                         }
                         oldIndex += 1
                         newIndex += 1

@@ -41,22 +41,30 @@ public struct SnapshotStore: Sendable {
     /// `commit` on the result renames it into place and prunes, `discard` removes it. A build prepares its
     /// snapshot while the site renders and commits it once the site is published.
     /// With `previous`, the lines of people unchanged since that snapshot are copied from its file.
+    /// `name` is the file's name (`nextName(takenAt:)` when nil).
     func prepareSave(
-        _ snapshot: Snapshot, reusing previous: SnapshotSource? = nil
+        _ snapshot: Snapshot, reusing previous: SnapshotSource? = nil, as name: String? = nil
     ) throws(SnapshotError) -> PendingSnapshot {
         try createFolder()
-        var sequence = 1
-        var destination = folder.appendingPathComponent(SnapshotName.make(for: snapshot.metadata.takenAt))
-        while FileManager.default.fileExists(atPath: destination.path) {
-            sequence += 1
-            destination = folder.appendingPathComponent(
-                SnapshotName.make(for: snapshot.metadata.takenAt, sequence: sequence))
-        }
+        let destination = folder.appendingPathComponent(name ?? nextName(takenAt: snapshot.metadata.takenAt))
         let file = try writer.prepare(to: destination) {
             (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
             try snapshot.writeCanonical(reusing: previous, emit)
         }
         return PendingSnapshot(store: self, file: file)
+    }
+
+    /// The name a snapshot taken at `takenAt` is saved under: its time, with the next sequence number when a
+    /// snapshot of that second exists. A run works it out before its snapshot is written, for what it keeps beside
+    /// the snapshot (`PreparationCache`).
+    func nextName(takenAt: Date) -> String {
+        var sequence = 1
+        var name = SnapshotName.make(for: takenAt)
+        while FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            sequence += 1
+            name = SnapshotName.make(for: takenAt, sequence: sequence)
+        }
+        return name
     }
 
     /// A snapshot written under a temporary name (see `prepareSave`).

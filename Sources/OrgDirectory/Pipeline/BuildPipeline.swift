@@ -71,6 +71,12 @@ public struct BuildPipeline: Sendable {
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
         async let storedFingerprints = fingerprintStore.read(spare: settings.keepSpareSite)
+        // And everyone's preparation, when it was kept beside the snapshot this run compares with.
+        let preparationContext = PreparationCache.context(hiding: settings.siteOptions.hideFields)
+        let preparationStore = PreparationCacheStore(stateDirectory: settings.stateDirectory)
+        async let storedPreparations = latest.flatMap {
+            preparationStore.load(context: preparationContext, snapshot: $0.name)
+        }
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
         var early: (staging: StagingDirectory, people: PrerenderedPeople)?
@@ -105,7 +111,8 @@ public struct BuildPipeline: Sendable {
         people.sortByID()  // a delta run's are already
         // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
         // guard), so the diff stays empty rather than holding a second copy of everyone.
-        let diff = previous.map { DirectoryDiff.between($0.people, people) } ?? DirectoryDiff()
+        var unequal: Set<String> = []
+        let diff = previous.map { DirectoryDiff.between($0.people, people, unequal: &unequal) } ?? DirectoryDiff()
         let changes = (
             joiners: previous == nil ? people.count : diff.joiners.count, leavers: diff.leavers.count,
             changed: diff.changed.count
@@ -131,13 +138,22 @@ public struct BuildPipeline: Sendable {
         // The snapshot is written while the site renders (the render's first step runs on one core) and becomes
         // the latest snapshot only once the site is published.
         let snapshot = Snapshot(metadata: metadata, people: people)
-        async let pendingSnapshot = Self.prepareSnapshot(snapshot, in: snapshots, reusing: previousFile)
+        // Named now: the preparations kept for the next run name it, and are saved with the other caches.
+        let snapshotName = snapshots.nextName(takenAt: now)
+        async let pendingSnapshot = Self.prepareSnapshot(
+            snapshot, in: snapshots, reusing: previousFile, as: snapshotName)
+        // The kept preparations describe the previous snapshot's people: only theirs whose record is unchanged count.
+        let keptPreparations = await storedPreparations.flatMap { cache in
+            cache.count == previous?.people.count ? KeptPreparations(cache: cache, unequal: unequal) : nil
+        }
         let counts: PublishCounts
         do {
             counts = try await renderAndPublish(
                 people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
                 searchTokens: (await searchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
-                fingerprints: (await storedFingerprints, fingerprintStore), publisher: publisher, clock: &clock)
+                fingerprints: (await storedFingerprints, fingerprintStore),
+                preparations: (keptPreparations, preparationStore, preparationContext, snapshotName),
+                publisher: publisher, clock: &clock)
         } catch {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
@@ -183,7 +199,8 @@ public struct BuildPipeline: Sendable {
             durationSeconds: (ContinuousClock.now - started).seconds, warnings: warnings,
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
             peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized,
-            exportRowsCopied: counts.exportRowsCopied, keptRowsCopied: counts.keptRowsCopied)
+            exportRowsCopied: counts.exportRowsCopied, keptRowsCopied: counts.keptRowsCopied,
+            peoplePreparedBefore: counts.peoplePreparedBefore)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -310,10 +327,10 @@ public struct BuildPipeline: Sendable {
 
     /// `snapshot` written under a temporary name (see `SnapshotStore.prepareSave`).
     private static func prepareSnapshot(
-        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?
+        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?, as name: String
     ) async -> Result<SnapshotStore.PendingSnapshot, SnapshotError> {
         let previous = file?.take()
-        return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: previous) }
+        return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: previous, as: name) }
     }
 
     private func makeStaging(
@@ -335,6 +352,9 @@ public struct BuildPipeline: Sendable {
         searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
         exportRows: (previous: ExportRows?, store: ExportRowStore),
         fingerprints: (stored: RenderFingerprintStore.Stored, store: RenderFingerprintStore),
+        preparations: (
+            kept: KeptPreparations?, store: PreparationCacheStore, context: RenderFingerprint, snapshot: String
+        ),
         publisher: SitePublisher, clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let fingerprintStore = fingerprints.store
@@ -362,7 +382,8 @@ public struct BuildPipeline: Sendable {
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
                 prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
-                keptRows: exportRows.store.keptRows, to: staging)
+                keptRows: exportRows.store.keptRows, preparations: preparations.kept,
+                keepingPreparations: early == nil, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -384,21 +405,29 @@ public struct BuildPipeline: Sendable {
             throw .publish(error)
         }
         clock.lap("publish (swap)")
-        // Three files with nothing in common, encoded at the same time: one after the other they were the last
-        // tenth of a nightly run, on one core.
+        // Four files with nothing in common, encoded at the same time: one after the other they were the last
+        // tenth of a nightly run, on one core. The preparations name the snapshot about to be committed: a run that
+        // finds another latest snapshot (this one failed to commit, a later run's, one removed) ignores them.
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)
         async let tokensSaved = Self.save(report.searchTokens, in: searchTokens.store, context: searchTokens.context)
         async let rowsSaved = Self.save(report.exportRows, in: exportRows.store)
+        async let preparationsSaved = Self.save(
+            report.preparations, in: preparations.store, context: preparations.context,
+            snapshot: preparations.snapshot)
         let warnings =
-            [await fingerprintsSaved, await tokensSaved, await rowsSaved].compactMap { $0 } + report.warnings
-        clock.lap("render fingerprints, search tokens and export rows save")
+            [await fingerprintsSaved, await tokensSaved, await rowsSaved, await preparationsSaved].compactMap { $0 }
+            + report.warnings
+        clock.lap("render fingerprints, search tokens, export rows and preparations save")
         BackgroundRelease.keepIfExiting((report, fingerprints.stored, searchTokens.cache, exportRows.previous))
+        // A first build keeps no preparations: held to the end of the run, they were some 40 MiB more at its peak (the
+        // first nightly run keeps them).
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
             peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied,
-            keptRowsCopied: report.keptRowsCopied, warnings: warnings)
+            keptRowsCopied: report.keptRowsCopied, peoplePreparedBefore: report.peoplePreparedBefore,
+            warnings: warnings)
     }
 }
 
@@ -414,6 +443,25 @@ extension BuildPipeline {
         } catch {
             return "the render fingerprints could not be saved (\(error.errorDescription ?? "\(error)")); "
                 + "the next run renders every page"
+        }
+    }
+
+    /// Saves everyone's preparation for the next run beside the snapshot named `snapshot`, or forgets the stored
+    /// one when there is none (a directory too large to keep it); returns a warning when it cannot be saved.
+    private static func save(
+        _ preparations: PreparationCache.Made?, in store: PreparationCacheStore, context: RenderFingerprint,
+        snapshot: String
+    ) async -> String? {
+        guard let preparations else {
+            store.clear()
+            return nil
+        }
+        do {
+            try store.save(preparations, context: context, snapshot: snapshot)
+            return nil
+        } catch {
+            return "the people's preparations could not be saved (\(error.localizedDescription)); the next run "
+                + "prepares everyone"
         }
     }
 
@@ -459,5 +507,6 @@ struct PublishCounts {
     var peopleTokenized: Int
     var exportRowsCopied: Int
     var keptRowsCopied: Int
+    var peoplePreparedBefore: Int
     var warnings: [String]
 }

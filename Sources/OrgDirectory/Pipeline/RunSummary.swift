@@ -34,4 +34,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// List page rows and search records (both counted) copied from those the run before kept (`list-rows.bin` and
     /// `search-records.bin` in the state folder) because the person's row was unchanged.
     public var keptRowsCopied: Int = 0
+    /// People whose preparation for the site directory (sort key, slug, phone links, record digest) came from the
+    /// run before (`preparations.bin` in the state folder) because their record was the one in the last snapshot.
+    public var peoplePreparedBefore: Int = 0
 }

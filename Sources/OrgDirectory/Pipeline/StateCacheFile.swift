@@ -39,6 +39,18 @@ struct StateCacheFile: Sendable {
         }
     }
 
+    /// `replace(with:)` with the bytes handed over by `contents` (see `FileReplacement.replace(_:mode:sync:recycling:contents:)`).
+    func replace(
+        contents: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+    ) throws(FileReplacement.Failure) {
+        do {
+            try FileReplacement.replace(url, mode: 0o644, sync: false, recycling: true, contents: contents)
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
     /// Forgets the file (and the spare its replacements keep).
     func remove() {
         FileReplacement.remove(url)

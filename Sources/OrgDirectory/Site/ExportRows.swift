@@ -59,11 +59,7 @@ public struct ExportRows: Sendable, Equatable {
     /// What a table must have been made with to be used: the format, orgdir's version and build, the hidden
     /// fields and the extra (`select`) columns, which decide every row's columns and keys.
     static func context(hiding hidden: Set<String>, extraKeys: [String]) -> RenderFingerprint {
-        var input = FingerprintInput()
-        input.add("orgdir-export-rows/3")
-        input.add(OrgDirVersion.current)
-        input.add(ExecutableIdentity.current)
-        input.add(hidden.sorted().joined(separator: "\n"))
+        var input = FingerprintInput.stateCache("orgdir-export-rows/3", hiding: hidden)
         input.add(extraKeys.count)
         for key in extraKeys { input.add(key) }
         return input.fingerprint

@@ -68,6 +68,17 @@ struct RenderFingerprint: Hashable, Sendable {
 /// The bytes a fingerprint is taken of: each value length-prefixed and each optional tagged, so two different
 /// sequences of values can never produce the same bytes ("ab","c" and "a","bc" differ).
 struct FingerprintInput {
+    /// The start of a state cache's context (what a cache must have been made with to be used): its `format`,
+    /// orgdir's version and build, and the fields hidden.
+    static func stateCache(_ format: String, hiding hidden: Set<String>) -> FingerprintInput {
+        var input = FingerprintInput()
+        input.add(format)
+        input.add(OrgDirVersion.current)
+        input.add(ExecutableIdentity.current)
+        input.add(hidden.sorted().joined(separator: "\n"))
+        return input
+    }
+
     private(set) var bytes: [UInt8] = []
 
     init() {

@@ -59,12 +59,7 @@ public struct SearchTokenCache: Sendable, Equatable {
     /// What a cache must have been made with to be used by a run hiding `hidden`: the format, orgdir's version and
     /// build (the tokenizer is part of them) and the hidden fields.
     static func context(hiding hidden: Set<String>) -> RenderFingerprint {
-        var input = FingerprintInput()
-        input.add("orgdir-search-tokens/1")
-        input.add(OrgDirVersion.current)
-        input.add(ExecutableIdentity.current)
-        input.add(hidden.sorted().joined(separator: "\n"))
-        return input.fingerprint
+        FingerprintInput.stateCache("orgdir-search-tokens/1", hiding: hidden).fingerprint
     }
 }
 

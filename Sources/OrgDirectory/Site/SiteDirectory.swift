@@ -21,6 +21,11 @@ struct SiteDirectory: Sendable {
     /// Each person's `User.recordDigest` by position, worked out in the parallel preparation; empty above
     /// `digestLimit` people, where `recordDigest(at:)` works one out when asked instead of holding them all.
     let recordDigests: [RenderFingerprint]
+    /// Everyone's preparation for the next run's `PreparationCache`, when asked for (`keepingPreparations`) and
+    /// the directory is small enough to keep caches (`digestLimit`).
+    let preparations: PreparationCache.Made?
+    /// How many people took their preparation from the run before's `PreparationCache`.
+    let preparedBefore: Int
 
     /// Directories up to this size keep everyone's record digest: the search-token cache, the render fingerprints
     /// and the export rows each read it, and hashing every record once per reader was a nightly run's largest
@@ -34,12 +39,25 @@ struct SiteDirectory: Sendable {
 
     /// The directory of `users` (any order) with `hidden` fields removed, prepared on this thread (tests and
     /// small sites; `build` spreads the per-person work over the cores). People in `early` whose record is
-    /// unchanged keep what was prepared for them then.
-    init(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) {
+    /// unchanged keep what was prepared for them then; so do people `kept` has (see `prepare`).
+    init(
+        users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil, kept: KeptPreparations? = nil,
+        keepingPreparations: Bool = false
+    ) {
+        let digests = users.count <= Self.digestLimit
+        var writer =
+            keepingPreparations && digests ? PreparationWriter(count: users.count, mostlyKept: kept != nil) : nil
+        var prepared: [PreparedPerson] = []
+        prepared.reserveCapacity(users.count)
+        let preparedBefore = Self.prepare(
+            users[...], hiding: hidden, early: early, kept: kept, digests: digests, longLived: digests, writer: &writer
+        ) { prepared.append($1) }
         self.init(
-            prepared: Self.prepare(users[...], hiding: hidden, early: early, digests: users.count <= Self.digestLimit),
-            users: users, hiding: hidden,
-            tokenTable: early?.tokenTable ?? SearchTokenTable())
+            prepared: prepared, users: users, hiding: hidden, tokenTable: early?.tokenTable ?? SearchTokenTable(),
+            preparations: writer.flatMap {
+                PreparationWriter.made(count: users.count, chunks: [$0], source: kept?.cache)
+            },
+            preparedBefore: preparedBefore)
     }
 
     /// The directory of `users`, with the work that needs one person at a time (hiding, folding names for the
@@ -49,31 +67,56 @@ struct SiteDirectory: Sendable {
     /// raised a million-person build's peak by about 100 MiB, so they are made in the final, ordered pass.
     /// People in `early` (prerendered by a first build) whose record is unchanged keep what was prepared for
     /// them while the build fetched, phone links and search tokens included.
-    static func build(users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil) async
-        -> SiteDirectory
-    {
+    ///
+    /// People `kept` has whose record is the one it was made from keep that preparation too, and with
+    /// `keepingPreparations` the directory holds everyone's for the next run (`preparations`).
+    static func build(
+        users: [User], hiding hidden: Set<String>, early: PrerenderedPeople? = nil, kept: KeptPreparations? = nil,
+        keepingPreparations: Bool = false
+    ) async -> SiteDirectory {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // Eight chunks a core, so neither a chunk that folds slower values nor a core shared meanwhile with other work
         // (a nightly run writes its snapshot while this starts) leaves one core preparing alone at the end. With two a
         // core, a 100,000-person nightly's profiles showed the two cores 81–87 % busy over the preparation's 156–186
         // ms; with eight, 96 % over 147–158 ms (`PROFILE_USERS=100000 Benchmarks/profile-nightly.sh`, three each).
         let chunkCount = max(1, min(8 * cores, users.count / 4096))
-        guard chunkCount > 1 else { return SiteDirectory(users: users, hiding: hidden, early: early) }
+        guard chunkCount > 1 else {
+            return SiteDirectory(
+                users: users, hiding: hidden, early: early, kept: kept, keepingPreparations: keepingPreparations)
+        }
         let digests = users.count <= digestLimit
         let longLived = users.count <= parallelPeopleLimit
+        let keeping = keepingPreparations && digests && longLived
         // Each chunk prepares its people straight into their places (see `ParallelArray`): appending the chunks'
-        // lists to one copied every preparation on one core.
+        // lists to one copied every preparation on one core. Each writes its people's cache entries apart too.
         let ranges = ParallelArray.ranges(count: users.count, chunks: chunkCount)
-        let prepared =
-            ParallelArray.make(count: users.count, ranges: ranges) { chunk, slots in
-                prepare(
-                    users[ranges[chunk]], hiding: hidden, early: early, digests: digests, longLived: longLived
-                ) { offset, person in slots.initializeElement(at: offset, to: person) }
-                return (ranges[chunk].count, true)
-            }
-            ?? prepare(users[...], hiding: hidden, early: early, digests: digests, longLived: longLived)
+        let entries = ChunkResults<(writer: PreparationWriter?, keptCount: Int)>(count: ranges.count)
+        var prepared = ParallelArray.make(count: users.count, ranges: ranges) { chunk, slots in
+            var writer = keeping ? PreparationWriter(count: ranges[chunk].count, mostlyKept: kept != nil) : nil
+            let keptCount = prepare(
+                users[ranges[chunk]], hiding: hidden, early: early, kept: kept, digests: digests,
+                longLived: longLived, writer: &writer
+            ) { offset, person in slots.initializeElement(at: offset, to: person) }
+            entries.set(chunk, .success((writer, keptCount)))
+            return (ranges[chunk].count, true)
+        }
+        kept?.cache.releasePages()
+        var chunks: [PreparationWriter] = []
+        var preparedBefore = 0
+        entries.drain { chunk in
+            if let writer = chunk.writer { chunks.append(writer) }
+            preparedBefore += chunk.keptCount
+        }
+        if prepared == nil {
+            prepared = prepare(users[...], hiding: hidden, early: early, digests: digests, longLived: longLived)
+            (chunks, preparedBefore) = ([], 0)
+        }
         return SiteDirectory(
-            prepared: prepared, users: users, hiding: hidden, tokenTable: early?.tokenTable ?? SearchTokenTable())
+            prepared: prepared ?? [], users: users, hiding: hidden,
+            tokenTable: early?.tokenTable ?? SearchTokenTable(),
+            preparations: keeping && chunks.count == ranges.count
+                ? PreparationWriter.made(count: users.count, chunks: chunks, source: kept?.cache) : nil,
+            preparedBefore: preparedBefore)
     }
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
@@ -86,22 +129,43 @@ struct SiteDirectory: Sendable {
     ) -> [PreparedPerson] {
         var prepared: [PreparedPerson] = []
         prepared.reserveCapacity(users.count)
-        prepare(users, hiding: hidden, early: early, digests: digests, longLived: longLived) {
+        var none: PreparationWriter?
+        prepare(users, hiding: hidden, early: early, digests: digests, longLived: longLived, writer: &none) {
             prepared.append($1)
         }
         return prepared
     }
 
-    /// `prepare` handing each person to `made` with their offset in `users`, in order.
+    /// `prepare` handing each person to `made` with their offset in `users`, in order, and adding their cache
+    /// entry to `writer`. People `kept` has whose record is the one it was made from (not in `kept.unequal`) take
+    /// their entry from there, the bytes copied as they are; returns how many did.
+    @discardableResult
     static func prepare(
-        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople?, digests: Bool,
-        longLived: Bool, into made: (_ offset: Int, PreparedPerson) -> Void
-    ) {
+        _ users: ArraySlice<User>, hiding hidden: Set<String>, early: PrerenderedPeople?,
+        kept: KeptPreparations? = nil, digests: Bool, longLived: Bool, writer: inout PreparationWriter?,
+        into made: (_ offset: Int, PreparedPerson) -> Void
+    ) -> Int {
         var folds = FoldCache()
         var input = FingerprintInput()
+        // Kept entries only with a record digest to take (a directory small enough for caches), and never beside a
+        // first build's early preparations (a first build has no run before).
+        var cursor =
+            early == nil && digests
+            ? kept.flatMap { kept in users.first.map { PreparationCache.Cursor(kept.cache, from: $0.id) } } : nil
+        var keptCount = 0
+        func keptPerson(_ visible: borrowing User, at source: Int) -> PreparedPerson? {
+            guard let kept, let entry = cursor?.entry(for: visible.id), !kept.unequal.contains(visible.id),
+                var person = kept.cache.person(at: entry, source: source)
+            else { return nil }
+            person.slugKey = Slug.collisionKey(visible.id)
+            writer?.copy(entry, from: kept.cache)
+            keptCount += 1
+            return person
+        }
         // Borrowed: the record is read where it lies in the list (passed as a value, it was copied, a retain of
         // every field, for each of a hundred thousand people).
         func prepare(_ visible: borrowing User, at source: Int) -> PreparedPerson {
+            if cursor != nil, let person = keptPerson(visible, at: source) { return person }
             var person: PreparedPerson
             var digest: RenderFingerprint?
             let known = early?[visible.id]
@@ -131,6 +195,7 @@ struct SiteDirectory: Sendable {
                     person.phones = SitePerson.phones(business: visible.businessPhones, mobile: visible.mobilePhone)
                 }
             }
+            writer?.add(id: visible.id, person: person)
             return person
         }
         // Records read in place from the buffer when nothing is hidden: `users[source].hiding([])` copied each
@@ -144,6 +209,7 @@ struct SiteDirectory: Sendable {
                         ? prepare(buffer[offset], at: source) : prepare(buffer[offset].hiding(hidden), at: source))
             }
         }
+        return keptCount
     }
 
     /// Puts prepared people in display order and builds the lookups; `tokenTable` numbers their search tokens.
@@ -156,8 +222,11 @@ struct SiteDirectory: Sendable {
     /// and never copying whole entries (a retain of every field each time).
     init(
         prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>,
-        tokenTable: SearchTokenTable = SearchTokenTable()
+        tokenTable: SearchTokenTable = SearchTokenTable(), preparations: PreparationCache.Made? = nil,
+        preparedBefore: Int = 0
     ) {
+        self.preparations = preparations
+        self.preparedBefore = preparedBefore
         let order = Self.displayOrder(prepared)
         let ids = order.map { users[prepared[$0].source].id }
         // The people share the list they were made from (hidden in one copy when fields are hidden).
@@ -186,6 +255,9 @@ struct SiteDirectory: Sendable {
         self.reportsByManagerID = lookups.reports
         self.departments = made.departments
         self.letters = made.letterLists
+        // Freed where the caller lets go of it, everyone's preparation was some 17 samples of one core between the
+        // directory and the render in a 100,000-person nightly run's profile: a process ending with its run keeps it.
+        BackgroundRelease.keepIfExiting(prepared)
     }
 
     /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
@@ -360,6 +432,20 @@ struct PreparedPerson: Sendable {
             SitePerson.sortKey(for: user, foldedName: foldedName, folds: &folds), Slug.namePart(folded: foldedName),
             user.department.map { folds.base($0) }
         )
+    }
+
+    /// The user at `source` as a run before prepared them (`PreparationCache`).
+    init(
+        source: Int, sortKey: [UInt8], slugName: String, departmentKey: String?, ordinarySlug: String,
+        phones: [(label: String, link: TelephoneLink)], recordDigest: RenderFingerprint
+    ) {
+        self.source = source
+        self.sortKey = sortKey
+        self.slugName = slugName
+        self.departmentKey = departmentKey
+        self.ordinarySlug = ordinarySlug
+        self.phones = phones
+        self.recordDigest = recordDigest
     }
 
     /// The user at `source` with what a first build worked out for them while it fetched (and the ordinary slug

@@ -45,16 +45,20 @@ public struct SiteRenderer: Sendable {
     /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
     /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there;
     /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
-    /// whose row is unchanged are copied from the run before's (`KeptRowFiles`).
+    /// whose row is unchanged are copied from the run before's (`KeptRowFiles`). People `preparations` has (the run
+    /// before's `PreparationCache`, with whom it no longer describes) are not prepared again; with
+    /// `keepingPreparations` the report carries everyone's preparation for the next run.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
         searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
-        keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil,
-        to output: some SiteOutput
+        keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
+        keepingPreparations: Bool = false, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        let directory = await SiteDirectory.build(users: people, hiding: options.hideFields, early: prerendered)
+        let directory = await SiteDirectory.build(
+            users: people, hiding: options.hideFields, early: prerendered, kept: preparations,
+            keepingPreparations: keepingPreparations)
         // Everyone's row key, made once on every core for the exports, the list rows and the search records.
         let match =
             keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
@@ -202,6 +206,8 @@ public struct SiteRenderer: Sendable {
             for kept in keptFiles { table.kept[kept.kind] = kept.file }
             report.exportRows = table
         }
+        report.preparations = directory.preparations
+        report.peoplePreparedBefore = directory.preparedBefore
         report.exportRowsCopied = exportTable?.copied ?? 0
         report.keptRowsCopied = keptFiles.reduce(0) { $0 + $1.copied }
         report.warnings = keptFiles.sorted { $0.kind.rawValue < $1.kind.rawValue }.compactMap(\.warning)

@@ -26,6 +26,11 @@ public struct SiteReport: Sendable, Equatable {
     /// Where everyone's rows are in the exports just written, for the next run (see `ExportRows`); nil when not
     /// asked for or the directory is too large to keep it.
     var exportRows: ExportRows?
+    /// Everyone's preparation for the next run's `PreparationCache`, when asked for and the directory is small
+    /// enough to keep caches.
+    var preparations: PreparationCache.Made?
+    /// People whose preparation was taken from the run before's `PreparationCache` instead of made.
+    public var peoplePreparedBefore: Int = 0
     /// Export rows copied from the published exports rather than made.
     public var exportRowsCopied: Int = 0
     /// List rows and search records copied from the run before's (`KeptRowFiles`) instead of made.

@@ -22,6 +22,13 @@ struct TelephoneLink: Sendable, Equatable {
         searchDigits = parsed.searchDigits
     }
 
+    /// A link worked out before (`PreparationCache` keeps them from run to run).
+    init(written: String, uri: String?, searchDigits: String) {
+        self.written = written
+        self.uri = uri
+        self.searchDigits = searchDigits
+    }
+
     /// The link of an all-ASCII number, byte by byte; nil when `written` holds anything else.
     static func parseASCII(_ written: String) -> (uri: String?, searchDigits: String)? {
         guard written.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }

@@ -38,17 +38,27 @@ enum FileReplacement {
         _ target: URL, with bytes: some ContiguousBytes, then more: [[UInt8]] = [], mode: mode_t, sync: Bool,
         recycling: Bool = false
     ) throws(Failure) {
-        let temporary = try openTemporary(beside: target, mode: mode, recycling: recycling)
-        let descriptor = temporary.descriptor
-        var size = bytes.withUnsafeBytes { $0.count }
-        var failed = bytes.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
-        if failed == nil {
+        try replace(target, mode: mode, sync: sync, recycling: recycling) { write in
+            if let failed = bytes.withUnsafeBytes(write) { return (0, failed) }
+            var size = bytes.withUnsafeBytes { $0.count }
             for part in more {
-                failed = part.withUnsafeBytes { FileDescriptorWrite.all($0, to: descriptor) }
-                if failed != nil { break }
+                if let failed = part.withUnsafeBytes(write) { return (size, failed) }
                 size += part.count
             }
+            return (size, nil)
         }
+    }
+
+    /// `replace(_:with:then:mode:sync:recycling:)` with the new contents handed over by `contents`, a piece at a time,
+    /// to the `write` it is given, which returns the error code of a piece that could not be written. `contents`
+    /// returns how many bytes it wrote and the error code that stopped it, if any.
+    static func replace(
+        _ target: URL, mode: mode_t, sync: Bool, recycling: Bool = false,
+        contents: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+    ) throws(Failure) {
+        let temporary = try openTemporary(beside: target, mode: mode, recycling: recycling)
+        let descriptor = temporary.descriptor
+        var (size, failed) = contents { FileDescriptorWrite.all($0, to: descriptor) }
         if failed == nil, let reused = temporary.reused { failed = reused.cut(to: size) }
         if failed == nil, sync, fsync(descriptor) != 0 { failed = errno }
         if close(descriptor) != 0, failed == nil { failed = errno }

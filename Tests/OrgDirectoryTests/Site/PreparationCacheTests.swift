@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A nightly run takes unchanged people's preparation from the run before: the directory it makes must be the one a
+/// run preparing everyone makes, a changed person must never keep theirs, and a file that does not fit is never read.
+@Suite("Preparation cache")
+struct PreparationCacheTests {
+    static let context = PreparationCache.context(hiding: [])
+
+    /// Night one's people (in id order, as a build lists them), and night two's: three changed, two gone, one new.
+    static func nights(count: Int = 20_000) -> (first: [User], second: [User]) {
+        var first = SiteBenchmarkDirectory.users(count: count)
+        first.sortByID()
+        var second = first
+        second[5].jobTitle = "Chief Kite Flyer"
+        second[count / 4].department = "Kites"
+        second[count / 2].businessPhones = ["+1 (425) 555-0199 x12"]
+        second.remove(at: count - 10)
+        second.remove(at: count / 3)
+        second.append(User(id: "zz-new", userPrincipalName: "new@contoso.com", displayName: "Quetzalli Newcomb"))
+        return (first, second)
+    }
+
+    /// The cache `made` as the next run reads it, from a file in `folder`.
+    static func stored(_ made: PreparationCache.Made?, in folder: URL, snapshot: String = "night.json") throws
+        -> PreparationCache
+    {
+        let made = try #require(made)
+        let file = folder.appendingPathComponent("preparations.bin")
+        try Data(PreparationCache.encode(made, context: context, snapshot: snapshot)).write(to: file)
+        return try #require(PreparationCache(path: file.path, context: context))
+    }
+
+    /// Everything the render reads from a directory that its preparation shapes.
+    static func expectSame(_ directory: SiteDirectory, _ fresh: SiteDirectory) {
+        #expect(directory.people.map(\.user) == fresh.people.map(\.user))
+        #expect(directory.people.map(\.slug) == fresh.people.map(\.slug))
+        #expect(directory.people.map(\.letter) == fresh.people.map(\.letter))
+        #expect(directory.people.map(\.departmentFile) == fresh.people.map(\.departmentFile))
+        #expect(directory.people.map { $0.phones.map(\.label) } == fresh.people.map { $0.phones.map(\.label) })
+        #expect(directory.people.map { $0.phones.map(\.link) } == fresh.people.map { $0.phones.map(\.link) })
+        #expect(directory.recordDigests == fresh.recordDigests)
+        #expect(directory.departments.map(\.file) == fresh.departments.map(\.file))
+        #expect(directory.departments.map(\.people) == fresh.departments.map(\.people))
+        #expect(directory.letters.map(\.people) == fresh.letters.map(\.people))
+    }
+
+    @Test(
+        "only changed and new people are prepared, the directory equals one preparing everyone, and the next file too")
+    func reusesUnchanged() async throws {
+        let folder = try SnapshotTestFolder()
+        let (first, second) = Self.nights()
+        let night1 = await SiteDirectory.build(users: first, hiding: [], keepingPreparations: true)
+        #expect(night1.preparedBefore == 0)
+        let cache = try Self.stored(night1.preparations, in: folder.url)
+        #expect(cache.count == first.count && cache.snapshot == "night.json")
+
+        var unequal: Set<String> = []
+        _ = DirectoryDiff.between(first, second, unequal: &unequal)
+        #expect(unequal.count == 3)
+        let kept = KeptPreparations(cache: cache, unequal: unequal)
+        let night2 = await SiteDirectory.build(users: second, hiding: [], kept: kept, keepingPreparations: true)
+        #expect(night2.preparedBefore == second.count - 4, "three changed and one new are prepared")
+        let fresh = await SiteDirectory.build(users: second, hiding: [], keepingPreparations: true)
+        Self.expectSame(night2, fresh)
+        // The next file, kept entries copied from this one, is byte for byte the one preparing everyone writes.
+        let copied = try #require(night2.preparations)
+        #expect(copied.pieces.contains { if case .kept = $0 { true } else { false } })
+        let made = try #require(fresh.preparations)
+        #expect(
+            PreparationCache.encode(copied, context: Self.context, snapshot: "2")
+                == PreparationCache.encode(made, context: Self.context, snapshot: "2"))
+    }
+
+    @Test("a person whose record differs from the kept one is prepared again, whatever the file holds for their id")
+    func changedPeoplePreparedAgain() async throws {
+        let folder = try SnapshotTestFolder()
+        let (first, _) = Self.nights(count: 300)
+        let cache = try Self.stored(
+            SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations, in: folder.url)
+        var changed = first
+        changed[7].displayName = "Zebulon Renamed"
+        changed[7].surname = "Renamed"
+        changed[8].mobilePhone = "+44 20 7946 0000"
+        var unequal: Set<String> = []
+        _ = DirectoryDiff.between(first, changed, unequal: &unequal)
+        // On one core (a small directory) and in chunks.
+        let serial = SiteDirectory(users: changed, hiding: [], kept: KeptPreparations(cache: cache, unequal: unequal))
+        #expect(serial.preparedBefore == first.count - 2)
+        Self.expectSame(serial, SiteDirectory(users: changed, hiding: []))
+        let renamed = try #require(serial.people.first { $0.user.id == changed[7].id })
+        #expect(renamed.slug.hasPrefix("zebulon-renamed"))
+        #expect(renamed.letter == "r")
+    }
+
+    @Test("people listed out of id order are prepared again when missed, never given another person's entry")
+    func outOfOrderNeverMismatched() async throws {
+        let folder = try SnapshotTestFolder()
+        let (first, _) = Self.nights()
+        let cache = try Self.stored(
+            await SiteDirectory.build(users: first, hiding: [], keepingPreparations: true).preparations, in: folder.url)
+        let reversed = Array(first.reversed())
+        let directory = await SiteDirectory.build(
+            users: reversed, hiding: [], kept: KeptPreparations(cache: cache, unequal: []))
+        #expect(directory.preparedBefore < first.count / 10, "a reversed list meets few entries in order")
+        Self.expectSame(directory, await SiteDirectory.build(users: reversed, hiding: []))
+    }
+
+    @Test("a file made with other hidden fields, beside another snapshot, cut short or damaged is not read")
+    func refusesWhatDoesNotFit() throws {
+        let folder = try SnapshotTestFolder()
+        let (first, _) = Self.nights(count: 200)
+        let made = try #require(SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations)
+        let bytes = PreparationCache.encode(made, context: Self.context, snapshot: "a.json")
+        let file = folder.url.appendingPathComponent("preparations.bin")
+        func read(_ bytes: [UInt8], context: RenderFingerprint = Self.context) throws -> PreparationCache? {
+            try Data(bytes).write(to: file)
+            return PreparationCache(path: file.path, context: context)
+        }
+        #expect(try read(bytes)?.count == first.count)
+        #expect(try read(bytes, context: PreparationCache.context(hiding: ["mobilePhone"])) == nil)
+        for cut in [0, 10, bytes.count / 2, bytes.count - 1] {
+            #expect(try read(Array(bytes.prefix(cut))) == nil, "cut at \(cut)")
+        }
+        #expect(try read(bytes + [0]) == nil)
+        // The first person's id length pointing past the end of the file (after the header line, the context, the
+        // snapshot's name and the count).
+        var damaged = bytes
+        let firstEntry = "orgdir-preparations\n".utf8.count + 16 + 4 + "a.json".utf8.count + 4
+        damaged.replaceSubrange(firstEntry..<(firstEntry + 4), with: [0xFF, 0xFF, 0xFF, 0x0F])
+        #expect(try read(damaged) == nil)
+
+        let store = PreparationCacheStore(stateDirectory: folder.url)
+        try store.save(made, context: Self.context, snapshot: "a.json")
+        #expect(store.load(context: Self.context, snapshot: "a.json")?.count == first.count)
+        #expect(store.load(context: Self.context, snapshot: "b.json") == nil, "beside another snapshot")
+        store.clear()
+        #expect(store.load(context: Self.context, snapshot: "a.json") == nil)
+    }
+
+    @Test("a directory not asked to keep preparations makes none for the next run")
+    func keptOnlyWhenAsked() async {
+        let (first, _) = Self.nights(count: 300)
+        #expect(SiteDirectory(users: first, hiding: []).preparations == nil)
+        #expect(await SiteDirectory.build(users: first, hiding: []).preparations == nil)
+        #expect(SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations?.count == first.count)
+    }
+}

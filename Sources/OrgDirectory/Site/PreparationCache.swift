@@ -60,14 +60,14 @@ struct PreparationCache: Sendable {
         _ = reader.take(Int(idLength))
         guard let digest = reader.digest(), let sortKeyLength: UInt32 = reader.number() else { return nil }
         let sortKey = Array(reader.take(Int(sortKeyLength)))
-        guard let slugName = reader.string(), let departmentKey = reader.optionalString(),
-            let ordinarySlug = reader.string(), let phoneCount: UInt32 = reader.number()
+        guard let slugName = reader.text(), let departmentKey = reader.optionalString(),
+            let ordinarySlug = reader.text(), let phoneCount: UInt32 = reader.number()
         else { return nil }
         var phones: [(label: String, link: TelephoneLink)] = []
         phones.reserveCapacity(Int(phoneCount))
         for _ in 0..<phoneCount {
-            guard let label = reader.string(), let written = reader.string(), let uri = reader.optionalString(),
-                let searchDigits = reader.string()
+            guard let label = reader.text(), let written = reader.text(), let uri = reader.optionalString(),
+                let searchDigits = reader.text()
             else { return nil }
             phones.append((label, TelephoneLink(written: written, uri: uri, searchDigits: searchDigits)))
         }
@@ -100,7 +100,7 @@ struct PreparationCache: Sendable {
         return ByteOrder.compare(UnsafeRawBufferPointer(rebasing: file.bytes[(start + 4)..<(start + 4 + length)]), id)
     }
 
-    /// Finds the entries of people met in id order (`Snapshot.idPrecedes`), each after the one before: a chunk of a
+    /// Finds the entries of people met in id order (`User.idPrecedes`), each after the one before: a chunk of a
     /// run's people walks the file from where its first person's entry would be, with no index of everyone's id.
     /// People met out of order are not found (prepared again), never matched with another's entry.
     struct Cursor {
@@ -260,8 +260,42 @@ extension PreparationCache {
 /// snapshot (joiners have none) are never used.
 public struct KeptPreparations: Sendable {
     let cache: PreparationCache
-    /// Ids whose record differs from the one in the cache's snapshot.
-    let unequal: Set<String>
+    /// Ids whose record differs from the one in the cache's snapshot, in id order (`User.idPrecedes`): a chunk
+    /// of people in id order walks them beside its people, where a set was hashed for everyone.
+    let unequal: [String]
+
+    init(cache: PreparationCache, unequal: Set<String>) {
+        self.cache = cache
+        self.unequal = unequal.sorted(by: User.idPrecedes)
+    }
+
+    /// Walks `unequal` beside people met in id order (the same as `PreparationCache.Cursor`'s).
+    struct Unequal {
+        let ids: [String]
+        private var next: Int
+        private var last: String?
+
+        /// At the first id that does not precede `id`.
+        init(_ ids: [String], from id: String) {
+            self.ids = ids
+            var low = 0
+            var high = ids.count
+            while low < high {
+                let middle = (low + high) / 2
+                if User.idPrecedes(ids[middle], id) { low = middle + 1 } else { high = middle }
+            }
+            next = low
+        }
+
+        /// Whether `id` is one of them. A person met out of id order counts as one: the walk may have passed their
+        /// id, and a kept entry must never be taken for a changed record.
+        mutating func contains(_ id: String) -> Bool {
+            defer { last = id }
+            if let last, !User.idPrecedes(last, id) { return true }
+            while next < ids.count, User.idPrecedes(ids[next], id) { next += 1 }
+            return next < ids.count && ids[next] == id
+        }
+    }
 }
 
 extension BinaryReader {
@@ -275,7 +309,24 @@ extension BinaryReader {
             offset += 4
             return .some(nil)
         }
-        return string().map { .some($0) }
+        return text().map { .some($0) }
+    }
+
+    /// `string()` made faster for the many short strings of a `PreparationCache`: the bytes are checked for
+    /// well-formed UTF-8 as a typed buffer, where the generic `String(validating:as:)` on a slice of raw bytes was
+    /// half of reading an entry.
+    mutating func text() -> String? {
+        guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
+        let raw = UnsafeRawBufferPointer(rebasing: take(Int(length)))
+        return raw.withMemoryRebound(to: UInt8.self) { bytes in
+            // ASCII (nearly every slug, key and phone number) is well-formed as it is.
+            var ascii = true
+            for byte in bytes where byte >= 0x80 {
+                ascii = false
+                break
+            }
+            return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        }
     }
 }
 

@@ -111,12 +111,17 @@ struct SiteDirectory: Sendable {
             prepared = prepare(users[...], hiding: hidden, early: early, digests: digests, longLived: longLived)
             (chunks, preparedBefore) = ([], 0)
         }
-        return SiteDirectory(
+        let directory = SiteDirectory(
             prepared: prepared ?? [], users: users, hiding: hidden,
             tokenTable: early?.tokenTable ?? SearchTokenTable(),
             preparations: keeping && chunks.count == ranges.count
                 ? PreparationWriter.made(count: users.count, chunks: chunks, source: kept?.cache) : nil,
             preparedBefore: preparedBefore)
+        // Freed as the directory is made, everyone's preparation was some 17 samples of one core between the directory
+        // and the render of a 100,000-person nightly run: a process ending with its run keeps it. Not in a first
+        // build (people prepared early), whose peak, with its limit, is in the render to come.
+        if early == nil { BackgroundRelease.keepIfExiting(prepared) }
+        return directory
     }
 
     /// Everything about `users` that depends on one person alone; each call folds with its own cache. People in
@@ -152,9 +157,10 @@ struct SiteDirectory: Sendable {
         var cursor =
             early == nil && digests
             ? kept.flatMap { kept in users.first.map { PreparationCache.Cursor(kept.cache, from: $0.id) } } : nil
+        var unequal = kept.flatMap { kept in users.first.map { KeptPreparations.Unequal(kept.unequal, from: $0.id) } }
         var keptCount = 0
         func keptPerson(_ visible: borrowing User, at source: Int) -> PreparedPerson? {
-            guard let kept, let entry = cursor?.entry(for: visible.id), !kept.unequal.contains(visible.id),
+            guard let kept, let entry = cursor?.entry(for: visible.id), unequal?.contains(visible.id) == false,
                 var person = kept.cache.person(at: entry, source: source)
             else { return nil }
             person.slugKey = Slug.collisionKey(visible.id)
@@ -255,9 +261,6 @@ struct SiteDirectory: Sendable {
         self.reportsByManagerID = lookups.reports
         self.departments = made.departments
         self.letters = made.letterLists
-        // Freed where the caller lets go of it, everyone's preparation was some 17 samples of one core between the
-        // directory and the render in a 100,000-person nightly run's profile: a process ending with its run keeps it.
-        BackgroundRelease.keepIfExiting(prepared)
     }
 
     /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.

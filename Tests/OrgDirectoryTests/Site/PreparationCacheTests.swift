@@ -108,6 +108,16 @@ struct PreparationCacheTests {
         Self.expectSame(directory, await SiteDirectory.build(users: reversed, hiding: []))
     }
 
+    @Test("the walk over changed ids finds them in id order and counts anyone met out of order as changed")
+    func unequalWalk() {
+        var walk = KeptPreparations.Unequal(["b", "d"], from: "a")
+        let met = ["a", "b", "c", "b", "a"].map { walk.contains($0) }
+        // "b" met again, and "a" after it, are out of order: their entries are never trusted.
+        #expect(met == [false, true, false, true, true])
+        var late = KeptPreparations.Unequal(["b", "d"], from: "c")
+        #expect(["d", "e"].map { late.contains($0) } == [true, false])
+    }
+
     @Test("a file made with other hidden fields, beside another snapshot, cut short or damaged is not read")
     func refusesWhatDoesNotFit() throws {
         let folder = try SnapshotTestFolder()

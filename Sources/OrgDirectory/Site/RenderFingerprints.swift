@@ -185,7 +185,7 @@ public struct RenderFingerprints: Sendable, Equatable {
         lines.reserveCapacity(bytes.count / 80)
         while start < bytes.count {
             guard let line = nextLine(), line.count > 33, line[32] == UInt8(ascii: " "),
-                let fingerprint = RenderFingerprint(hexBytes: line.prefix(32)),
+                let fingerprint = RenderFingerprint(hexBytes: UnsafeRawBufferPointer(rebasing: line.prefix(32))),
                 let slash = line[33...].firstIndex(of: UInt8(ascii: "/"))
             else { return nil }
             lines.append(

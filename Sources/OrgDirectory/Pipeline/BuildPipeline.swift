@@ -141,7 +141,7 @@ public struct BuildPipeline: Sendable {
         // Named now: the preparations kept for the next run name it, and are saved with the other caches.
         let snapshotName = snapshots.nextName(takenAt: now)
         async let pendingSnapshot = Self.prepareSnapshot(
-            snapshot, in: snapshots, reusing: previousFile, as: snapshotName)
+            snapshot, in: snapshots, reusing: previousFile, unequal: unequal, as: snapshotName)
         // The kept preparations describe the previous snapshot's people: only theirs whose record is unchanged count.
         let keptPreparations = await storedPreparations.flatMap { cache in
             cache.count == previous?.people.count ? KeptPreparations(cache: cache, unequal: unequal) : nil
@@ -327,9 +327,12 @@ public struct BuildPipeline: Sendable {
 
     /// `snapshot` written under a temporary name (see `SnapshotStore.prepareSave`).
     private static func prepareSnapshot(
-        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?, as name: String
+        _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?,
+        unequal: Set<String>, as name: String
     ) async -> Result<SnapshotStore.PendingSnapshot, SnapshotError> {
-        let previous = file?.take()
+        // The diff compared the source's people with the snapshot's: the ids it found unequal spare comparing again.
+        var previous = file?.take()
+        previous?.unequal = unequal
         return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: previous, as: name) }
     }
 

@@ -40,6 +40,12 @@ struct SnapshotLineReuseTests {
         #expect(SnapshotLineReuse.plan(old: old, new: old) == [.copied(0..<6)])
         #expect(SnapshotLineReuse.plan(old: [], new: Array(old.prefix(2))) == [.encoded(0), .encoded(1)])
         #expect(SnapshotLineReuse.plan(old: old, new: []) == [])
+        // With the ids the diff found unequal, nobody is compared again, and the plan is the same.
+        var unequal: Set<String> = []
+        _ = DirectoryDiff.between(old, new, unequal: &unequal)
+        #expect(unequal == [new[2].id])
+        #expect(
+            SnapshotLineReuse.plan(old: old, new: new, unequal: unequal) == SnapshotLineReuse.plan(old: old, new: new))
     }
 
     @Test("written from the snapshot before, the file is byte for byte the one encoded from scratch")
@@ -65,6 +71,11 @@ struct SnapshotLineReuseTests {
             }
             let snapshot = Snapshot(metadata: SnapshotFixtures.metadata(), people: next)
             #expect(try written(snapshot, reusing: previous) == snapshot.canonicalData(), "round \(round)")
+            // The same with the ids a run's diff finds unequal, as a build hands them over.
+            var knowing = previous
+            knowing.unequal = []
+            _ = DirectoryDiff.between(previous.snapshot.people, snapshot.people, unequal: &knowing.unequal!)
+            #expect(try written(snapshot, reusing: knowing) == snapshot.canonicalData(), "round \(round), diff known")
         }
     }
 

@@ -39,9 +39,20 @@ struct BinaryReader {
         return Number(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Number.self))
     }
 
+    /// A length-prefixed string; nil when it is cut short or not well-formed UTF-8. The bytes are checked as a
+    /// typed buffer, ASCII (nearly every id, slug, token and phone number) taken as it is: the generic
+    /// `String(validating:as:)` on a slice of raw bytes was half of reading a `PreparationCache` entry.
     mutating func string() -> String? {
         guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
-        return String(validating: take(Int(length)), as: UTF8.self)
+        let raw = UnsafeRawBufferPointer(rebasing: take(Int(length)))
+        return raw.withMemoryRebound(to: UInt8.self) { bytes in
+            var ascii = true
+            for byte in bytes where byte >= 0x80 {
+                ascii = false
+                break
+            }
+            return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        }
     }
 
     mutating func digest() -> RenderFingerprint? {

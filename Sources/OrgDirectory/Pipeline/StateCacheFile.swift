@@ -31,15 +31,11 @@ struct StateCacheFile: Sendable {
     /// Replaces the file with `bytes`, written over the contents it had the run before last (see
     /// `FileReplacement.replace(recycling:)`); on failure, removes it and throws.
     func replace(with bytes: [UInt8]) throws(FileReplacement.Failure) {
-        do {
-            try FileReplacement.replace(url, with: bytes, mode: 0o644, sync: false, recycling: true)
-        } catch {
-            remove()
-            throw error
-        }
+        try replace { write in (bytes.count, bytes.withUnsafeBytes(write)) }
     }
 
-    /// `replace(with:)` with the bytes handed over by `contents` (see `FileReplacement.replace(_:mode:sync:recycling:contents:)`).
+    /// `replace(with:)` with the bytes handed over by `contents`, a piece at a time (see
+    /// `FileReplacement.replace(_:mode:sync:recycling:contents:)`).
     func replace(
         contents: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
     ) throws(FileReplacement.Failure) {

@@ -55,8 +55,8 @@ public struct SnapshotStore: Sendable {
     }
 
     /// The name a snapshot taken at `takenAt` is saved under: its time, with the next sequence number when a
-    /// snapshot of that second exists. A run works it out before its snapshot is written, for what it keeps beside
-    /// the snapshot (`PreparationCache`).
+    /// snapshot of that second exists (`…Z-2.json`). A run works it out before its snapshot is written: the site links
+    /// the run's changes to it, and the preparations kept for the next run name it (`PreparationCache`).
     func nextName(takenAt: Date) -> String {
         var sequence = 1
         var name = SnapshotName.make(for: takenAt)

@@ -128,8 +128,12 @@ public struct BuildPipeline: Sendable {
         }
 
         clock.lap("rules, diff and removal guard")
+        // Named before it is written: the site links this run's changes to it, and the preparations kept for the next
+        // run name it.
+        let snapshotName = snapshots.nextName(takenAt: now)
         let (runHistory, site) = siteHistory(
-            snapshots: snapshots, previous: previous, diff: diff, takenAt: now, people: people.count)
+            snapshots: snapshots, previous: previous, diff: diff, takenAt: now, named: snapshotName,
+            people: people.count)
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,
@@ -138,8 +142,6 @@ public struct BuildPipeline: Sendable {
         // The snapshot is written while the site renders (the render's first step runs on one core) and becomes
         // the latest snapshot only once the site is published.
         let snapshot = Snapshot(metadata: metadata, people: people)
-        // Named now: the preparations kept for the next run name it, and are saved with the other caches.
-        let snapshotName = snapshots.nextName(takenAt: now)
         async let pendingSnapshot = Self.prepareSnapshot(
             snapshot, in: snapshots, reusing: previousFile, unequal: unequal, as: snapshotName)
         // The kept preparations describe the previous snapshot's people: only theirs whose record is unchanged count.
@@ -272,13 +274,14 @@ public struct BuildPipeline: Sendable {
     /// The history the site shows (this run's changes included) and its "data as of" stamp; a history that
     /// cannot be read costs the change pages, never the run.
     private func siteHistory(
-        snapshots: SnapshotStore, previous: Snapshot?, diff: DirectoryDiff, takenAt: Date, people: Int
+        snapshots: SnapshotStore, previous: Snapshot?, diff: DirectoryDiff, takenAt: Date, named name: String,
+        people: Int
     ) -> (RunHistory?, (history: ChangeHistory, dataAsOf: Date, warnings: [String])) {
         do {
             let runHistory = try RunHistory(
                 stateDirectory: settings.stateDirectory, snapshots: snapshots, previous: previous)
             let new = DiffReport.Side(
-                name: try runHistory.nextSnapshotName(takenAt: takenAt), takenAt: takenAt, people: people,
+                name: name, takenAt: takenAt, people: people,
                 tenant: settings.tenant, graphHost: settings.graphRoot.host)
             let site = try runHistory.forSite(diff: diff, new: new)
             return (runHistory, (site.history, site.dataAsOf, []))

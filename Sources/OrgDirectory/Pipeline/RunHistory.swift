@@ -23,15 +23,6 @@ struct RunHistory: Sendable {
         }
     }
 
-    /// The name `SnapshotStore.save` will give a snapshot taken at `takenAt` (`…Z-2.json` after another run in
-    /// the same second), so the site can link this run's changes before the snapshot exists.
-    func nextSnapshotName(takenAt: Date) throws(SnapshotError) -> String {
-        let existing = Set(try snapshots.list().map(\.name))
-        var sequence = 1
-        while existing.contains(SnapshotName.make(for: takenAt, sequence: sequence)) { sequence += 1 }
-        return SnapshotName.make(for: takenAt, sequence: sequence)
-    }
-
     /// The history to render and the "data as of" stamp for a run that found `diff` and will save its
     /// snapshot as `new`.
     ///

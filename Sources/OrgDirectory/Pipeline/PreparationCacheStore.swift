@@ -24,7 +24,9 @@ public struct PreparationCacheStore: Sendable {
 
     /// Replaces the stored cache with `made`, saved beside the snapshot named `snapshot`; on failure, removes it
     /// and rethrows.
-    func save(_ made: PreparationCache.Made, context: RenderFingerprint, snapshot: String) throws {
+    func save(
+        _ made: PreparationCache.Made, context: RenderFingerprint, snapshot: String
+    ) throws(FileReplacement.Failure) {
         let header = PreparationCache.header(made, context: context, snapshot: snapshot)
         try cache.replace { write in
             if let failed = header.withUnsafeBytes(write) { return (0, failed) }

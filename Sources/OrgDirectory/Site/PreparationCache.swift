@@ -60,14 +60,14 @@ struct PreparationCache: Sendable {
         _ = reader.take(Int(idLength))
         guard let digest = reader.digest(), let sortKeyLength: UInt32 = reader.number() else { return nil }
         let sortKey = Array(reader.take(Int(sortKeyLength)))
-        guard let slugName = reader.text(), let departmentKey = reader.optionalString(),
-            let ordinarySlug = reader.text(), let phoneCount: UInt32 = reader.number()
+        guard let slugName = reader.string(), let departmentKey = reader.optionalString(),
+            let ordinarySlug = reader.string(), let phoneCount: UInt32 = reader.number()
         else { return nil }
         var phones: [(label: String, link: TelephoneLink)] = []
         phones.reserveCapacity(Int(phoneCount))
         for _ in 0..<phoneCount {
-            guard let label = reader.text(), let written = reader.text(), let uri = reader.optionalString(),
-                let searchDigits = reader.text()
+            guard let label = reader.string(), let written = reader.string(), let uri = reader.optionalString(),
+                let searchDigits = reader.string()
             else { return nil }
             phones.append((label, TelephoneLink(written: written, uri: uri, searchDigits: searchDigits)))
         }
@@ -156,16 +156,6 @@ extension PreparationCache {
         BinaryRecord.append(context, to: &out)
         BinaryRecord.append(snapshot, to: &out)
         BinaryRecord.append(UInt32(made.count), to: &out)
-        return out
-    }
-
-    /// The whole file: `header` and the entries (tests).
-    static func encode(_ made: Made, context: RenderFingerprint, snapshot: String) -> [UInt8] {
-        var out = header(made, context: context, snapshot: snapshot)
-        _ = made.write { bytes in
-            out.append(contentsOf: bytes)
-            return nil
-        }
         return out
     }
 
@@ -267,23 +257,7 @@ extension BinaryReader {
             offset += 4
             return .some(nil)
         }
-        return text().map { .some($0) }
+        return string().map { .some($0) }
     }
 
-    /// `string()` made faster for the many short strings of a `PreparationCache`: the bytes are checked for
-    /// well-formed UTF-8 as a typed buffer, where the generic `String(validating:as:)` on a slice of raw bytes was
-    /// half of reading an entry.
-    mutating func text() -> String? {
-        guard let length: UInt32 = number(), Int(length) <= remaining else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: take(Int(length)))
-        return raw.withMemoryRebound(to: UInt8.self) { bytes in
-            // ASCII (nearly every slug, key and phone number) is well-formed as it is.
-            var ascii = true
-            for byte in bytes where byte >= 0x80 {
-                ascii = false
-                break
-            }
-            return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
-        }
-    }
 }

@@ -77,11 +77,6 @@ struct RenderFingerprint: Hashable, Sendable {
         }
     }
 
-    /// `init?(hexBytes:)` of any bytes.
-    init?(hexBytes: some Collection<UInt8>) {
-        guard let parsed = Array(hexBytes).withUnsafeBytes({ RenderFingerprint(hexBytes: $0) }) else { return nil }
-        self = parsed
-    }
 }
 
 /// The bytes a fingerprint is taken of: each value length-prefixed and each optional tagged, so two different

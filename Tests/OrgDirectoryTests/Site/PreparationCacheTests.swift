@@ -150,11 +150,39 @@ struct PreparationCacheTests {
         #expect(store.load(context: Self.context, snapshot: "a.json") == nil)
     }
 
+    @Test("a cache that cannot be saved (a folder in the way) is an error, and nothing is left to be read")
+    func saveFailureLeavesNothing() throws {
+        let folder = try SnapshotTestFolder()
+        let (first, _) = Self.nights(count: 50)
+        let made = try #require(SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations)
+        let store = PreparationCacheStore(stateDirectory: folder.url)
+        try FileManager.default.createDirectory(at: store.file, withIntermediateDirectories: false)
+        #expect(throws: FileReplacement.Failure.self) {
+            try store.save(made, context: Self.context, snapshot: "a.json")
+        }
+        #expect(store.load(context: Self.context, snapshot: "a.json") == nil)
+        #expect(!FileManager.default.fileExists(atPath: store.file.path), "the folder in the way is removed")
+        try store.save(made, context: Self.context, snapshot: "a.json")
+        #expect(store.load(context: Self.context, snapshot: "a.json")?.count == first.count, "the next save works")
+    }
+
     @Test("a directory not asked to keep preparations makes none for the next run")
     func keptOnlyWhenAsked() async {
         let (first, _) = Self.nights(count: 300)
         #expect(SiteDirectory(users: first, hiding: []).preparations == nil)
         #expect(await SiteDirectory.build(users: first, hiding: []).preparations == nil)
         #expect(SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations?.count == first.count)
+    }
+}
+
+extension PreparationCache {
+    /// The whole file: `header` and the entries (tests).
+    static func encode(_ made: Made, context: RenderFingerprint, snapshot: String) -> [UInt8] {
+        var out = header(made, context: context, snapshot: snapshot)
+        _ = made.write { bytes in
+            out.append(contentsOf: bytes)
+            return nil
+        }
+        return out
     }
 }

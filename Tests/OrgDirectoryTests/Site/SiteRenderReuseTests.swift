@@ -415,3 +415,11 @@ struct RenderFingerprintInputTests {
 private func decodeFingerprints(_ bytes: [UInt8], output: String, slugs: Bool = true) -> RenderFingerprints? {
     bytes.withUnsafeBytes { RenderFingerprints.decode($0, output: output, slugs: slugs) }
 }
+
+extension RenderFingerprint {
+    /// `init?(hexBytes:)` of any bytes (tests).
+    init?(hexBytes: some Collection<UInt8>) {
+        guard let parsed = Array(hexBytes).withUnsafeBytes({ RenderFingerprint(hexBytes: $0) }) else { return nil }
+        self = parsed
+    }
+}

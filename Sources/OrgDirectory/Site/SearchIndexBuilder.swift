@@ -76,7 +76,7 @@ struct SearchIndexBuilder {
     ) throws(Failure) -> TokenShards {
         let numbered = numberedPostings(directory)
         var made = TokenShards(cache: numbered.cache, tokenized: numbered.tokenized)
-        let postings = numbered.postings.mapValues(Self.encode)
+        let postings = numbered.postings
         let leaves = shardLeaves(postings)
         var file: [UInt8] = []
         for (number, leaf) in leaves.enumerated() {
@@ -89,10 +89,10 @@ struct SearchIndexBuilder {
                 if position > 0 { file.append(0x2C) }
                 file.append(0x5B)
                 file.append(0x22)
-                SiteEscaping.appendJSONString(token, to: &file)
+                SiteEscaping.appendJSONString(postings.tokens[token], to: &file)
                 file.append(0x22)
                 file.append(0x2C)
-                file.append(contentsOf: postings[token] ?? [0x5B, 0x5D])
+                postings.appendEncoded(token, to: &file)
                 file.append(0x5D)
             }
             file.append(0x5D)
@@ -176,23 +176,22 @@ struct SearchIndexBuilder {
     /// people, at the build's peak).
     static let numberingLimit = 300_000
 
-    /// Token → positions per match class, positions ascending.
-    ///
-    /// People whose tokens were numbered while the build fetched (`SiteDirectory.searchTokens`) are added by
-    /// number; the others are tokenized here and numbered in the same table.
+    /// Token → positions per match class, positions ascending (tests and comparisons).
     func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
-        numberedPostings(directory).postings
+        numberedPostings(directory).postings.byToken
     }
 
-    /// `tokenPostings`, with the tokens of people whose record digest is the one in `tokenCache` taken from it,
-    /// and everyone's tokens handed back for the next run when `keepsTokenCache`; `tokenized` counts the people
+    /// Every token's postings. People whose tokens were numbered while the build fetched
+    /// (`SiteDirectory.searchTokens`) are added by number, and so are people whose record digest is the one in
+    /// `tokenCache` (their tokens taken from it); the others are tokenized here and numbered in the same table.
+    /// Everyone's tokens are handed back for the next run when `keepsTokenCache`; `tokenized` counts the people
     /// tokenized here.
     func numberedPostings(_ directory: SiteDirectory) -> (
-        postings: [String: [[Int]]], cache: SearchTokenCache?, tokenized: Int
+        postings: TokenPostings, cache: SearchTokenCache?, tokenized: Int
     ) {
         let numberedEarly = directory.searchTokens.contains { $0 != nil }
         guard numberedEarly || directory.people.count <= Self.numberingLimit else {
-            return (postingsByToken(directory), nil, directory.people.count)
+            return (TokenPostings(byText: postingsByToken(directory)), nil, directory.people.count)
         }
         // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at
         // the people's rows of the run before when the export rows match; else by id.
@@ -205,44 +204,32 @@ struct SearchIndexBuilder {
         var table = reusable?.table ?? directory.tokenTable
         var kept = keepsTokenCache ? SearchTokenCache.Builder(capacity: directory.people.count) : nil
         var tokenized = 0
-        var byNumber: [[[Int]]] = Array(repeating: [[], [], []], count: table.count)
+        // Each person's packed tokens, by display position: the lists are shared with where they came from (the
+        // directory, the cache), only the tokenized people's are new.
+        var lists: [[UInt32]] = []
+        lists.reserveCapacity(directory.people.count)
         var cache: [String: [UInt32]] = [:]
         var packed: [UInt32] = []
-        func post(_ entries: [UInt32], at index: Int) {
-            for entry in entries {
-                let (number, matchClass) = SearchTokenTable.unpack(entry)
-                // Appended in place: copying the lists out and back in copied a common token's whole list
-                // (a company name: everyone) on every append, which made this quadratic.
-                byNumber[number][matchClass].append(index)
-            }
-        }
         for index in directory.people.indices {
             let person = directory.people[index]
             let key = kept != nil || reusable != nil ? directory.recordDigest(at: index) : nil
             if let early = directory.searchTokens[index] {
-                post(early, at: index)
+                lists.append(early)
                 if let key { kept?.add(id: person.user.id, key: key, tokens: early) }
                 continue
             }
             if let key, let known = known(index, id: person.user.id), known.key == key {
-                post(known.tokens, at: index)
+                lists.append(known.tokens)
                 kept?.add(id: person.user.id, key: key, tokens: known.tokens)
                 continue
             }
             Self.packTokens(of: person.user, table: &table, cache: &cache, into: &packed)
             tokenized += 1
-            if table.count > byNumber.count {
-                byNumber.append(contentsOf: repeatElement([[], [], []], count: table.count - byNumber.count))
-            }
-            post(packed, at: index)
+            lists.append(packed)
             if let key { kept?.add(id: person.user.id, key: key, tokens: packed) }
         }
-        var postings: [String: [[Int]]] = [:]
-        postings.reserveCapacity(byNumber.count)
-        for (number, lists) in byNumber.enumerated() where lists.contains(where: { !$0.isEmpty }) {
-            // Tokens of people numbered early but not on the site (a local rule) have no postings: left out.
-            postings[table.strings[number]] = lists
-        }
+        // Tokens of people numbered early but not on the site (a local rule) have no postings: left out of the shards.
+        let postings = TokenPostings(tokens: table.strings, packedByPosition: lists)
         return (postings, kept?.cache(numberedIn: table), tokenized)
     }
 
@@ -373,40 +360,42 @@ struct SearchIndexBuilder {
         add(user.companyName, .other)
     }
 
-    /// A shard: its key prefix, whether it only holds tokens equal to the key, and its tokens (sorted).
+    /// A shard: its key prefix, whether it only holds tokens equal to the key, and its tokens (numbers in
+    /// `TokenPostings.tokens`, sorted by text).
     struct Leaf {
         var key: String
         var exact: Bool
-        var tokens: [String]
+        var tokens: [Int]
     }
 
-    /// Splits the sorted tokens into prefix shards of about `shardTarget` bytes; `postings` are encoded.
-    func shardLeaves(_ postings: [String: [UInt8]]) -> [Leaf] {
-        let tokens = postings.keys.map { Array($0.unicodeScalars) }.sorted { lhs, rhs in
-            lhs.lexicographicallyPrecedes(rhs) { $0.value < $1.value }
+    /// Splits the tokens someone has, sorted by Unicode scalar, into prefix shards of about `shardTarget` bytes.
+    func shardLeaves(_ postings: TokenPostings) -> [Leaf] {
+        var numbers: [Int] = []
+        var tokens: [[Unicode.Scalar]] = []
+        for number in postings.tokens.indices where postings.isPosted(number) {
+            numbers.append(number)
+            tokens.append(Array(postings.tokens[number].unicodeScalars))
         }
-        var sizes: [Int] = []
-        sizes.reserveCapacity(tokens.count)
-        for token in tokens {
-            let text = String(String.UnicodeScalarView(token))
-            sizes.append(text.utf8.count + 4 + (postings[text]?.count ?? 2))
+        let order = tokens.indices.sorted { lhs, rhs in
+            tokens[lhs].lexicographicallyPrecedes(tokens[rhs]) { $0.value < $1.value }
         }
+        numbers = order.map { numbers[$0] }
+        tokens = order.map { tokens[$0] }
+        let sizes = numbers.map { postings.tokens[$0].utf8.count + 4 + postings.encodedCount($0) }
         var leaves: [Leaf] = []
         func build(_ prefix: [Unicode.Scalar], _ range: Range<Int>) {
             let total = sizes[range].reduce(0, +)
             let splittable = tokens[range].contains { $0.count > prefix.count }
             if total <= shardTarget || !splittable {
-                leaves.append(
-                    Leaf(key: Self.string(prefix), exact: false, tokens: tokens[range].map { Self.string($0) }))
+                leaves.append(Leaf(key: Self.string(prefix), exact: false, tokens: Array(numbers[range])))
                 return
             }
             var start = range.lowerBound
-            var exact: [String] = []
-            while start < range.upperBound, tokens[start].count == prefix.count {
-                exact.append(Self.string(tokens[start]))
-                start += 1
+            while start < range.upperBound, tokens[start].count == prefix.count { start += 1 }
+            if start > range.lowerBound {
+                let exact = Array(numbers[range.lowerBound..<start])
+                leaves.append(Leaf(key: Self.string(prefix), exact: true, tokens: exact))
             }
-            if !exact.isEmpty { leaves.append(Leaf(key: Self.string(prefix), exact: true, tokens: exact)) }
             while start < range.upperBound {
                 let next = tokens[start][prefix.count]
                 var end = start
@@ -531,25 +520,6 @@ struct SearchIndexBuilder {
         field(person.slug, last: true)
     }
 
-    /// Postings as `[[d,d,…],[…],[…]]` with each list delta-encoded (first value absolute).
-    static func encode(_ lists: [[Int]]) -> [UInt8] {
-        var bytes: [UInt8] = [0x5B]
-        bytes.reserveCapacity(8 + lists.reduce(0) { $0 + 2 * $1.count + 3 })
-        for (number, list) in lists.enumerated() {
-            if number > 0 { bytes.append(0x2C) }
-            bytes.append(0x5B)
-            var previous = 0
-            for (position, value) in list.enumerated() {
-                if position > 0 { bytes.append(0x2C) }
-                DecimalBytes.append(value - previous, to: &bytes)
-                previous = value
-            }
-            bytes.append(0x5D)
-        }
-        bytes.append(0x5D)
-        return bytes
-    }
-
     /// Starts a shard file of `kind` and `id` in `file`: `orgdirShard("kind","id",`; the body follows, then
     /// `finishShard`. (A JSONP call, so the index works from `file://` where `fetch` is refused.)
     private static func startShard(_ kind: String, _ id: String, in file: inout [UInt8]) {
@@ -562,10 +532,6 @@ struct SearchIndexBuilder {
     }
 
     private static func string(_ scalars: [Unicode.Scalar]) -> String {
-        String(String.UnicodeScalarView(scalars))
-    }
-
-    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
         String(String.UnicodeScalarView(scalars))
     }
 }

@@ -18,4 +18,15 @@ enum DecimalBytes {
         }
         bytes[start...].reverse()
     }
+
+    /// How many bytes `append(value, to:)` appends.
+    static func count(_ value: Int) -> Int {
+        var magnitude = value.magnitude
+        var digits = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            digits += 1
+        }
+        return digits
+    }
 }

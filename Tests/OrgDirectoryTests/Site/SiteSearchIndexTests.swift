@@ -132,14 +132,23 @@ struct SiteSearchIndexTests {
             DecimalBytes.append(value, to: &bytes)
             #expect(bytes == [0x5B] + Array(String(value).utf8))
         }
-        let lists = [[3, 5, 105], [], [0, 1_000_000]]
-        let expected =
-            "["
-            + lists.map { list in
-                "[" + zip(list, [0] + list).map { String($0 - $1) }.joined(separator: ",") + "]"
-            }.joined(separator: ",") + "]"
-        #expect(String(decoding: SearchIndexBuilder.encode(lists), as: UTF8.self) == expected)
-        #expect(SearchIndexBuilder.encode([]) == Array("[]".utf8))
+        for lists in [[[3, 5, 105], [], [0, 1_000_000]], [[], [], [7]], [[0], [1, 2, 3, 40_000], [99, 100]]] {
+            let expected =
+                "["
+                + lists.map { list in
+                    "[" + zip(list, [0] + list).map { String($0 - $1) }.joined(separator: ",") + "]"
+                }.joined(separator: ",") + "]"
+            let postings = TokenPostings(byText: ["token": lists])
+            var encoded: [UInt8] = []
+            postings.appendEncoded(0, to: &encoded)
+            #expect(String(decoding: encoded, as: UTF8.self) == expected)
+            #expect(postings.encodedCount(0) == encoded.count, "the size a shard's split is worked out with")
+        }
+        for value in [0, 9, 10, 99, 100, 123_456, -1, -10, Int.max, Int.min] {
+            var bytes: [UInt8] = []
+            DecimalBytes.append(value, to: &bytes)
+            #expect(DecimalBytes.count(value) == bytes.count, "\(value)")
+        }
     }
 }
 

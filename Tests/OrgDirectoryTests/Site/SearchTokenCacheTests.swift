@@ -82,10 +82,34 @@ struct SearchTokenCacheTests {
         #expect(night2.postings == SearchIndexBuilder().tokenPostings(SiteDirectory(users: second, hiding: [])))
         let next = try #require(night2.cache)
         #expect(next.entries.count == second.count)
-        // The table is compacted: every token kept is someone's.
+        // Few tokens are nobody's now: the table is kept as it was, numbers and all, with the new tokens after.
+        #expect(Array(next.table.strings.prefix(read.table.count)) == read.table.strings)
+        let used = Set(next.entries.flatMap { $0.tokens.map { SearchTokenTable.unpack($0).number } })
+        #expect(used.count < next.table.count)
+        #expect(Set(used.map { next.table.strings[$0] }) == Set(night2.postings.keys))
+        for (index, id) in next.ids.enumerated() {
+            guard let before = read.ids.firstIndex(of: id), read.entries[before].key == next.entries[index].key
+            else { continue }
+            #expect(next.entries[index].tokens == read.entries[before].tokens, "\(id)'s numbers kept")
+        }
+    }
+
+    @Test("a table whose tokens are more than a quarter nobody's is compacted: every token kept is someone's")
+    func compactsDeadTokens() throws {
+        let (first, _) = Self.nights()
+        let stored = try #require(Self.tokens(first, reusing: nil).cache)
+        let remaining = Array(first.prefix(first.count / 2))
+        let night = Self.tokens(remaining, reusing: stored)
+        #expect(night.tokenized == 0)
+        #expect(night.postings == SearchIndexBuilder().tokenPostings(SiteDirectory(users: remaining, hiding: [])))
+        let next = try #require(night.cache)
         let used = Set(next.entries.flatMap { $0.tokens.map { SearchTokenTable.unpack($0).number } })
         #expect(used.count == next.table.count)
-        #expect(Set(next.table.strings) == Set(night2.postings.keys))
+        #expect(next.table.count < stored.table.count)
+        #expect(Set(next.table.strings) == Set(night.postings.keys))
+        let again = Self.tokens(remaining, reusing: next)
+        #expect(again.tokenized == 0)
+        #expect(again.postings == night.postings)
     }
 
     @Test("a cached entry whose record digest differs is tokenized again, not used")

@@ -174,7 +174,7 @@ struct SearchIndexBuilder {
     /// times faster (a token is hashed once per distinct field value instead of several times per person);
     /// larger ones index by token text, which needs no second map of every token (about 60 MB more at a million
     /// people, at the build's peak).
-    static let numberingLimit = 300_000
+    var numberingLimit = 300_000
 
     /// Token → positions per match class, positions ascending (tests and comparisons).
     func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
@@ -190,7 +190,7 @@ struct SearchIndexBuilder {
         postings: TokenPostings, cache: SearchTokenCache?, tokenized: Int
     ) {
         let numberedEarly = directory.searchTokens.contains { $0 != nil }
-        guard numberedEarly || directory.people.count <= Self.numberingLimit else {
+        guard numberedEarly || directory.people.count <= numberingLimit else {
             return (TokenPostings(byText: postingsByToken(directory)), nil, directory.people.count)
         }
         // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at

@@ -4,21 +4,31 @@
 /// Why flat: numbered postings were an array of three arrays per token, some 150,000 tokens at 100,000 people,
 /// each list grown one position at a time, then copied into a dictionary by token text and encoded into one more
 /// array per token. Here a counting pass sizes every list first and one buffer holds them all, in place; the
-/// shards encode each token's lists straight into their file.
+/// shards encode each token's lists straight into their file. (A directory too large to number its tokens indexes
+/// them by text, `SearchIndexBuilder.postingsByToken`: those lists are kept as they were made, not copied.)
 struct TokenPostings: Sendable {
     /// Token text by token number.
     let tokens: [String]
-    /// Where each list starts in `positions`: the list of token `t` and class `c` is
-    /// `positions[starts[3 * t + c] ..< starts[3 * t + c + 1]]`.
-    private let starts: [Int]
-    private let positions: [Int32]
+    private let storage: Storage
+
+    private enum Storage: Sendable {
+        /// Where each list starts in `positions`: the list of token `t` and class `c` is
+        /// `positions[starts[3 * t + c] ..< starts[3 * t + c + 1]]`. 32-bit, as the positions: at a million people
+        /// there are some 4.5 million lists.
+        case flat(starts: [Int32], positions: [Int32])
+        /// Each token's lists as made by text (copied into one buffer, a million people's would be there twice at
+        /// the build's peak).
+        case nested([[[Int]]])
+    }
 
     static let classes = SearchIndexBuilder.MatchClass.allCases.count
 
     /// Postings for people's packed token lists (`SearchTokenTable.pack`: token number and match class), given by
     /// display position, numbered in `tokens`.
     init(tokens: [String], packedByPosition lists: [[UInt32]]) {
-        var starts = [Int](repeating: 0, count: tokens.count * Self.classes + 1)
+        // Each list's size first, then where it starts; filled in order, each list's start moves to its end (the
+        // next one's start), and one shift puts them back: no second array of cursors.
+        var starts = [Int32](repeating: 0, count: tokens.count * Self.classes + 1)
         for list in lists {
             for entry in list {
                 let (number, matchClass) = SearchTokenTable.unpack(entry)
@@ -26,61 +36,61 @@ struct TokenPostings: Sendable {
             }
         }
         for slot in starts.indices.dropFirst() { starts[slot] += starts[slot - 1] }
-        var next = starts
-        var positions = [Int32](repeating: 0, count: starts.last ?? 0)
+        var positions = [Int32](repeating: 0, count: Int(starts.last ?? 0))
         for (position, list) in lists.enumerated() {
             for entry in list {
                 let (number, matchClass) = SearchTokenTable.unpack(entry)
                 let slot = number * Self.classes + matchClass
-                positions[next[slot]] = Int32(truncatingIfNeeded: position)
-                next[slot] += 1
+                positions[Int(starts[slot])] = Int32(truncatingIfNeeded: position)
+                starts[slot] += 1
             }
         }
+        for slot in starts.indices.dropFirst().reversed() { starts[slot] = starts[slot - 1] }
+        if !starts.isEmpty { starts[0] = 0 }
         self.tokens = tokens
-        self.starts = starts
-        self.positions = positions
+        storage = .flat(starts: starts, positions: positions)
     }
 
-    /// Postings by token text (`SearchIndexBuilder.postingsByToken`, for directories too large to number).
+    /// Postings by token text (`SearchIndexBuilder.postingsByToken`, for directories too large to number), each
+    /// with one list per match class.
     init(byText: [String: [[Int]]]) {
-        var tokens: [String] = []
-        tokens.reserveCapacity(byText.count)
-        var starts: [Int] = [0]
-        starts.reserveCapacity(byText.count * Self.classes + 1)
-        var positions: [Int32] = []
-        for (token, lists) in byText {
-            tokens.append(token)
-            for matchClass in 0..<Self.classes {
-                if matchClass < lists.count {
-                    positions.append(contentsOf: lists[matchClass].lazy.map { Int32(truncatingIfNeeded: $0) })
-                }
-                starts.append(positions.count)
-            }
-        }
-        self.tokens = tokens
-        self.starts = starts
-        self.positions = positions
+        tokens = Array(byText.keys)
+        storage = .nested(Array(byText.values))
     }
 
     /// Whether anyone on the site has token `number` (a token numbered for someone a local rule left out has
     /// no postings).
     func isPosted(_ number: Int) -> Bool {
-        starts[number * Self.classes] != starts[(number + 1) * Self.classes]
-    }
-
-    /// The positions of token `number` in `matchClass`, ascending.
-    func list(_ number: Int, _ matchClass: Int) -> ArraySlice<Int32> {
-        let slot = number * Self.classes + matchClass
-        return positions[starts[slot]..<starts[slot + 1]]
+        switch storage {
+        case .flat(let starts, _): starts[number * Self.classes] != starts[(number + 1) * Self.classes]
+        case .nested(let lists): lists[number].contains { !$0.isEmpty }
+        }
     }
 
     /// The postings of every token someone has, by text (tests and comparisons).
     var byToken: [String: [[Int]]] {
         var postings: [String: [[Int]]] = [:]
         for number in tokens.indices where isPosted(number) {
-            postings[tokens[number]] = (0..<Self.classes).map { list(number, $0).map(Int.init) }
+            postings[tokens[number]] = (0..<Self.classes).map { matchClass in
+                var list: [Int] = []
+                forEach(number, matchClass) { list.append($0) }
+                return list
+            }
         }
         return postings
+    }
+
+    /// Calls `body` with each position of token `number` in `matchClass`, ascending.
+    @inline(__always)
+    private func forEach(_ number: Int, _ matchClass: Int, _ body: (Int) -> Void) {
+        switch storage {
+        case .flat(let starts, let positions):
+            let slot = number * Self.classes + matchClass
+            for index in Int(starts[slot])..<Int(starts[slot + 1]) { body(Int(positions[index])) }
+        case .nested(let lists):
+            guard matchClass < lists[number].count else { return }
+            for position in lists[number][matchClass] { body(position) }
+        }
     }
 
     /// How many bytes `appendEncoded(number, to:)` appends, worked out without writing them (a shard's split
@@ -88,11 +98,12 @@ struct TokenPostings: Sendable {
     func encodedCount(_ number: Int) -> Int {
         var count = 2 + (Self.classes - 1)  // the outer brackets and the commas between the lists
         for matchClass in 0..<Self.classes {
-            let list = list(number, matchClass)
-            count += 2 + max(0, list.count - 1)
-            var previous: Int32 = 0
-            for value in list {
-                count += DecimalBytes.count(Int(value - previous))
+            count += 2  // the list's brackets
+            var previous = 0
+            var first = true
+            forEach(number, matchClass) { value in
+                count += DecimalBytes.count(value - previous) + (first ? 0 : 1)
+                first = false
                 previous = value
             }
         }
@@ -106,12 +117,12 @@ struct TokenPostings: Sendable {
         for matchClass in 0..<Self.classes {
             if matchClass > 0 { bytes.append(0x2C) }
             bytes.append(0x5B)
-            var previous: Int32 = 0
+            var previous = 0
             var first = true
-            for value in list(number, matchClass) {
+            forEach(number, matchClass) { value in
                 if !first { bytes.append(0x2C) }
                 first = false
-                DecimalBytes.append(Int(value - previous), to: &bytes)
+                DecimalBytes.append(value - previous, to: &bytes)
                 previous = value
             }
             bytes.append(0x5D)

@@ -111,6 +111,23 @@ struct SiteSearchIndexTests {
         #expect(numbered == builder.postingsByToken(directory))
     }
 
+    @Test("a directory indexed by token text, as one too large to number, gets the very same search files")
+    func textIndexedShardsEqualNumbered() {
+        let hostile = SiteFixtures.hostile.enumerated().map { index, name in
+            User(id: "hostile-\(index)", userPrincipalName: "h\(index)@x.com", displayName: name, department: name)
+        }
+        let users = SiteFixtures.all + hostile + SiteBenchmarkDirectory.users(count: 3_000)
+        let directory = SiteDirectory(users: users, hiding: [])
+        var numbered = SearchIndexBuilder()
+        numbered.shardTarget = 4 * 1024
+        var byText = numbered
+        byText.numberingLimit = 0
+        #expect(byText.numberedPostings(directory).tokenized == users.count, "indexed by text")
+        let made = numbered.files(for: directory)
+        #expect(made.filter { $0.path.hasPrefix("search/t/") }.count > 10, "split into many shards")
+        #expect(byText.files(for: directory).map { $0.bytes } == made.map { $0.bytes })
+    }
+
     @Test("at 100,000 people a first search downloads no more than 200 KB compressed")
     func downloadBudget() throws {
         let users = SiteBenchmarkDirectory.users(count: 100_000)

@@ -324,6 +324,21 @@ struct RowCopier {
         return UnsafeRawBufferPointer(rebasing: published.bytes[start..<end])
     }
 
+    /// The run before's file the rows are copied from, when there is one (see `place(row:)`).
+    var source: MappedFile? { published }
+
+    /// Where the published file's row number `row` is in `source`, counted as copied, when there is one. Unlike
+    /// `take(row:)`, no page is handed back: the caller reads the row where it is, later and more than once.
+    mutating func place(row: Int?) -> Range<Int>? {
+        guard let published, let row, previous.indices.contains(row) else { return nil }
+        let span = previous[row]
+        let start = base + Int(span.offset)
+        let end = start + Int(span.length)
+        guard end <= published.bytes.count else { return nil }
+        copied += 1
+        return start..<end
+    }
+
     /// Notes the new file's size once everything is written.
     mutating func finish(size: Int) {
         written = size

@@ -57,16 +57,33 @@ public struct KeptRowFiles: Sendable {
     func keep(_ kind: KeptRowKind, rows: [UInt8], spans: [ExportRows.Span], stamp: RenderFingerprint)
         -> Result<ExportRows.File, FileReplacement.Failure>
     {
+        keep(kind, spans: spans, stamp: stamp) { write in
+            (rows.count, rows.withUnsafeBytes(write))
+        }
+    }
+
+    /// `keep(_:rows:spans:stamp:)` with the rows handed to `write` a piece at a time by `rows`, which returns how
+    /// many bytes it wrote and the error code that stopped it, if any.
+    func keep(
+        _ kind: KeptRowKind, spans: [ExportRows.Span], stamp: RenderFingerprint,
+        rows: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+    ) -> Result<ExportRows.File, FileReplacement.Failure> {
         var header = Self.magic
         BinaryRecord.append(stamp, to: &header)
+        var size = 0
         do {
-            try FileReplacement.replace(
-                url(kind), with: header, then: [rows], mode: 0o644, sync: false, recycling: true)
+            try FileReplacement.replace(url(kind), mode: 0o644, sync: false, recycling: true) { write in
+                if let failed = header.withUnsafeBytes(write) { return (0, failed) }
+                // Both closures are the caller's: handed one to the other, neither outlives this call.
+                let written = withoutActuallyEscaping(write) { rows($0) }
+                size = written.size
+                return (header.count + written.size, written.failed)
+            }
         } catch {
             FileReplacement.remove(url(kind))
             return .failure(error)
         }
-        return .success(ExportRows.File(size: UInt64(rows.count), spans: spans))
+        return .success(ExportRows.File(size: UInt64(size), spans: spans))
     }
 
     /// Removes the file of every kind but `kinds` (those the table being saved describes, `ExportRowStore.save`).

@@ -148,7 +148,7 @@ struct SiteRenderJob: Sendable {
         if shared {
             let keeping = keeping(.listRows) { copier, match in
                 let made = ListRows(directory, copying: &copier, match: match)
-                return (made, made.bytes)
+                return (made, made.write)
             }
             (rows, kept) = (keeping?.made ?? ListRows(directory), keeping?.kept)
         }
@@ -180,17 +180,22 @@ struct SiteRenderJob: Sendable {
         }
     }
 
+    /// Hands every kept row, one after the other, to `write` a piece at a time; returns how many bytes it wrote and
+    /// the error code that stopped it, if any.
+    typealias KeptRowsWriter = (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+
     /// Makes one kind of kept rows with `make`, which copies each person's row from `copier` (the run before's rows)
-    /// where the match gives them one and hands back every row one after the other, then keeps them for the next run.
-    /// Nil, without calling `make`, when this render keeps no rows (no `keptRowFiles` or no `rowMatch`).
+    /// where the match gives them one and hands back the writer of every row one after the other, then keeps them
+    /// for the next run. Nil, without calling `make`, when this render keeps no rows (no `keptRowFiles` or no
+    /// `rowMatch`).
     private func keeping<Made, Failure: Error>(
-        _ kind: KeptRowKind, _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: [UInt8])
+        _ kind: KeptRowKind, _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: KeptRowsWriter)
     ) throws(Failure) -> (made: Made, kept: KeptRows)? {
         guard let files = keptRowFiles, let match = rowMatch else { return nil }
         var copier = files.copier(
             kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
         let (made, rows) = try make(&copier, match)
-        let kept = files.keep(kind, rows: rows, spans: copier.spans, stamp: match.stamp)
+        let kept = files.keep(kind, spans: copier.spans, stamp: match.stamp, rows: rows)
         return (made, KeptRows(kind, kept, copied: copier.copied))
     }
 
@@ -269,7 +274,8 @@ struct SiteRenderJob: Sendable {
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
         case .records:
             let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
-                ((), try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit))
+                let records = try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit)
+                return ((), { write in (records.count, records.withUnsafeBytes(write)) })
             }
             if let keeping {
                 piece.kept = keeping.kept

@@ -87,11 +87,17 @@ struct KeptRowsTests {
         #expect(night2.keptRowsCopied == 2 * (second.count - remade))
         #expect(night2.peopleTokenized == remade)
         #expect(try await site.matchesBuildFromScratch(second))
+        // The list rows read in place from the kept file and written back in runs are the rows made from scratch.
+        let fromScratch = ListRows(SiteDirectory(users: second, hiding: [])).bytes
+        let keptFile = try Data(contentsOf: site.files.url(.listRows))
+        #expect(Array(keptFile.dropFirst(KeptRowFiles.headerSize)) == fromScratch)
         // A third night with nothing changed copies every row and tokenizes nobody.
         let night3 = try await site.render(second)
         #expect(night3.keptRowsCopied == 2 * second.count)
         #expect(night3.peopleTokenized == 0)
         #expect(try await site.matchesBuildFromScratch(second))
+        let keptAgain = try Data(contentsOf: site.files.url(.listRows))
+        #expect(Array(keptAgain.dropFirst(KeptRowFiles.headerSize)) == fromScratch)
     }
 
     @Test("a kept file written under another table, cut short or missing is not copied from; the site is still whole")

@@ -104,57 +104,59 @@ struct SearchIndexBuilder {
         return made
     }
 
-    /// The display records, `chunkSize` people a file, handed to `emit`.
+    /// The display records, `chunkSize` people a file, handed to `emit`: only a chunk's records are held at a time.
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
-        var nothing = RowCopier.copyingNothing
-        _ = try recordChunks(for: directory, copying: &nothing, match: nil, keepingAll: false, emit: emit)
+        var file: [UInt8] = []
+        for (chunk, range) in chunkRanges(directory.people.count).enumerated() {
+            try emit(
+                recordChunk(chunk, range, into: &file) { index, file in
+                    Self.appendRecord(directory.people[index], to: &file)
+                })
+        }
     }
 
-    /// `recordChunks(for:emit:)` with each person's record copied from `copier` (the run before's kept records) when
-    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record one after the
-    /// other, for the next run.
+    /// `recordChunks(for:emit:)` with each person's record read from `copier` (the run before's kept records) when
+    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record, for the next run.
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch,
         emit: (File) throws(Failure) -> Void
-    ) throws(Failure) -> [UInt8] {
-        try recordChunks(for: directory, copying: &copier, match: match, keepingAll: true, emit: emit)
+    ) throws(Failure) -> PlacedRows {
+        var records = PlacedRows(count: directory.people.count, from: copier, bytesPerRow: 140)
+        var file: [UInt8] = []
+        for (chunk, range) in chunkRanges(directory.people.count).enumerated() {
+            try emit(
+                recordChunk(chunk, range, into: &file) { index, file in
+                    records.add(copying: &copier, row: match.previousRow(at: index)) { page in
+                        page.appendBytes { Self.appendRecord(directory.people[index], to: &$0) }
+                    }
+                    records.withRow(index) { file.append(contentsOf: $0) }
+                })
+        }
+        records.finish(copier)
+        return records
     }
 
-    /// The record chunks, handed to `emit`; with `keepingAll`, every record one after the other, else nothing (only
-    /// a chunk's records are held at a time).
-    private func recordChunks<Failure: Error>(
-        for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch?, keepingAll: Bool,
-        emit: (File) throws(Failure) -> Void
-    ) throws(Failure) -> [UInt8] {
-        var records: [UInt8] = []
-        if keepingAll { records.reserveCapacity(directory.people.count * 140) }
-        var chunk = 0
-        var file: [UInt8] = []
-        while chunk * chunkSize < directory.people.count {
-            let range = (chunk * chunkSize)..<min(directory.people.count, (chunk + 1) * chunkSize)
-            if !keepingAll { records.removeAll(keepingCapacity: true) }
-            file.removeAll(keepingCapacity: true)
-            Self.startShard("r", "\(chunk)", in: &file)
-            file.append(0x5B)
-            for index in range {
-                if index > range.lowerBound { file.append(0x2C) }
-                let start = records.count
-                if let record = copier.take(row: match?.previousRow(at: index)) {
-                    records.append(contentsOf: record)
-                } else {
-                    Self.appendRecord(directory.people[index], to: &records)
-                }
-                copier.record(at: start..<records.count)
-                file.append(contentsOf: records[start...])
-            }
-            file.append(0x5D)
-            Self.finishShard(&file)
-            try emit(File(path: "search/r/\(chunk).js", bytes: file))
-            chunk += 1
+    /// The display positions of each record chunk.
+    private func chunkRanges(_ count: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: chunkSize).map { $0..<min(count, $0 + chunkSize) }
+    }
+
+    /// Record chunk number `chunk` (the people at `range`) in `file`, each record appended by `append`.
+    private func recordChunk(
+        _ chunk: Int, _ range: Range<Int>, into file: inout [UInt8], append: (Int, inout [UInt8]) -> Void
+    ) -> File {
+        file.removeAll(keepingCapacity: true)
+        Self.startShard("r", "\(chunk)", in: &file)
+        file.append(0x5B)
+        for index in range {
+            if index > range.lowerBound { file.append(0x2C) }
+            append(index, &file)
         }
-        return keepingAll ? records : []
+        file.append(0x5D)
+        Self.finishShard(&file)
+        return File(path: "search/r/\(chunk).js", bytes: file)
     }
 
     /// `search/manifest.js` from the shards' manifest entries and the phone shards' sizes.

@@ -275,7 +275,7 @@ struct SiteRenderJob: Sendable {
         case .records:
             let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
                 let records = try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit)
-                return ((), { write in (records.count, records.withUnsafeBytes(write)) })
+                return ((), records.write)
             }
             if let keeping {
                 piece.kept = keeping.kept

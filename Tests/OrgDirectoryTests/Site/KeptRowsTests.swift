@@ -87,17 +87,23 @@ struct KeptRowsTests {
         #expect(night2.keptRowsCopied == 2 * (second.count - remade))
         #expect(night2.peopleTokenized == remade)
         #expect(try await site.matchesBuildFromScratch(second))
-        // The list rows read in place from the kept file and written back in runs are the rows made from scratch.
-        let fromScratch = ListRows(SiteDirectory(users: second, hiding: [])).bytes
-        let keptFile = try Data(contentsOf: site.files.url(.listRows))
-        #expect(Array(keptFile.dropFirst(KeptRowFiles.headerSize)) == fromScratch)
+        // The rows read in place from the kept files and written back in runs are the rows made from scratch.
+        let directory = SiteDirectory(users: second, hiding: [])
+        let fromScratch = ListRows(directory).bytes
+        var recordsFromScratch: [UInt8] = []
+        for person in directory.people { SearchIndexBuilder.appendRecord(person, to: &recordsFromScratch) }
+        func keptRows(_ kind: KeptRowKind) throws -> [UInt8] {
+            Array(try Data(contentsOf: site.files.url(kind)).dropFirst(KeptRowFiles.headerSize))
+        }
+        #expect(try keptRows(.listRows) == fromScratch)
+        #expect(try keptRows(.searchRecords) == recordsFromScratch)
         // A third night with nothing changed copies every row and tokenizes nobody.
         let night3 = try await site.render(second)
         #expect(night3.keptRowsCopied == 2 * second.count)
         #expect(night3.peopleTokenized == 0)
         #expect(try await site.matchesBuildFromScratch(second))
-        let keptAgain = try Data(contentsOf: site.files.url(.listRows))
-        #expect(Array(keptAgain.dropFirst(KeptRowFiles.headerSize)) == fromScratch)
+        #expect(try keptRows(.listRows) == fromScratch)
+        #expect(try keptRows(.searchRecords) == recordsFromScratch)
     }
 
     @Test("a kept file written under another table, cut short or missing is not copied from; the site is still whole")

@@ -32,6 +32,11 @@ struct PageBytes {
         bytes.append(contentsOf: value)
     }
 
+    /// Bytes `body` appends itself (a writer of its own, such as a search record's, `PlacedRows`).
+    mutating func appendBytes(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+    }
+
     /// `{{value}}` in an HTML template.
     mutating func html(_ value: String) {
         MustacheEscaping.appendHTML(value, to: &bytes)

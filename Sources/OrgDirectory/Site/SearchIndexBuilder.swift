@@ -108,12 +108,13 @@ struct SearchIndexBuilder {
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) {
+        // The people, not the directory, in the closures made for each chunk: capturing the directory copied it (a
+        // retain and a release of each of its lists) once a chunk.
+        let people = directory.people
         var file: [UInt8] = []
-        for (chunk, range) in chunkRanges(directory.people.count).enumerated() {
+        for (chunk, range) in chunkRanges(people.count).enumerated() {
             try emit(
-                recordChunk(chunk, range, into: &file) { index, file in
-                    Self.appendRecord(directory.people[index], to: &file)
-                })
+                recordChunk(chunk, range, into: &file) { index, file in Self.appendRecord(people[index], to: &file) })
         }
     }
 
@@ -123,13 +124,14 @@ struct SearchIndexBuilder {
         for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch,
         emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> PlacedRows {
-        var records = PlacedRows(count: directory.people.count, from: copier, bytesPerRow: 140)
+        let people = directory.people
+        var records = PlacedRows(count: people.count, from: copier, bytesPerRow: 140)
         var file: [UInt8] = []
-        for (chunk, range) in chunkRanges(directory.people.count).enumerated() {
+        for (chunk, range) in chunkRanges(people.count).enumerated() {
             try emit(
                 recordChunk(chunk, range, into: &file) { index, file in
                     records.add(copying: &copier, row: match.previousRow(at: index)) { page in
-                        page.appendBytes { Self.appendRecord(directory.people[index], to: &$0) }
+                        page.appendBytes { Self.appendRecord(people[index], to: &$0) }
                     }
                     records.withRow(index) { file.append(contentsOf: $0) }
                 })

@@ -44,9 +44,11 @@ public struct DirectoryDiff: Sendable, Equatable, Codable {
         // retain and a release of every field), twice a person, to compare two lists that are mostly equal.
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
+                guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
                 while oldIndex < old.endIndex, newIndex < new.endIndex {
                     if old[oldIndex].id == new[newIndex].id {
-                        if old[oldIndex] != new[newIndex] {
+                        // Field by field where the records lie (`!=` copied both first).
+                        if !User.sameRecord(oldBase + oldIndex, newBase + newIndex) {
                             unequal.insert(new[newIndex].id)
                             if let change = PersonChange.between(old[oldIndex], new[newIndex]) {
                                 diff.changed.append(change)

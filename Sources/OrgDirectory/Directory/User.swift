@@ -77,3 +77,25 @@ public struct ManagerReference: Sendable, Hashable, Codable {
         self.displayName = displayName
     }
 }
+
+extension User {
+    /// Whether the records at `lhs` and `rhs` are equal (`==`), compared field by field where they lie.
+    ///
+    /// Why: `==` on two records read from buffers copied each first (a retain and a release of every field), and
+    /// the diff compares everyone with their record of the night before: 16 of its 24 samples in a 100,000-person
+    /// nightly's profile. `User.fingerprintFieldCount` and a test keep the fields here complete.
+    static func sameRecord(_ lhs: UnsafePointer<User>, _ rhs: UnsafePointer<User>) -> Bool {
+        lhs.pointee.id == rhs.pointee.id && lhs.pointee.userPrincipalName == rhs.pointee.userPrincipalName
+            && lhs.pointee.displayName == rhs.pointee.displayName && lhs.pointee.givenName == rhs.pointee.givenName
+            && lhs.pointee.surname == rhs.pointee.surname && lhs.pointee.mail == rhs.pointee.mail
+            && lhs.pointee.businessPhones == rhs.pointee.businessPhones
+            && lhs.pointee.mobilePhone == rhs.pointee.mobilePhone && lhs.pointee.jobTitle == rhs.pointee.jobTitle
+            && lhs.pointee.department == rhs.pointee.department
+            && lhs.pointee.officeLocation == rhs.pointee.officeLocation
+            && lhs.pointee.companyName == rhs.pointee.companyName
+            && lhs.pointee.accountEnabled == rhs.pointee.accountEnabled
+            && lhs.pointee.userType == rhs.pointee.userType && lhs.pointee.employeeId == rhs.pointee.employeeId
+            && lhs.pointee.preferredLanguage == rhs.pointee.preferredLanguage
+            && lhs.pointee.manager == rhs.pointee.manager && lhs.pointee.extra == rhs.pointee.extra
+    }
+}

@@ -159,11 +159,11 @@ struct SiteDirectory: Sendable {
             ? kept.flatMap { kept in users.first.map { PreparationCache.Cursor(kept.cache, from: $0.id) } } : nil
         var unequal = kept.flatMap { kept in users.first.map { KeptPreparations.Unequal(kept.unequal, from: $0.id) } }
         var keptCount = 0
-        func keptPerson(_ visible: borrowing User, at source: Int) -> PreparedPerson? {
-            guard let kept, let entry = cursor?.entry(for: visible.id), unequal?.contains(visible.id) == false,
+        func keptPerson(id: String, at source: Int) -> PreparedPerson? {
+            guard let kept, let entry = cursor?.entry(for: id), unequal?.contains(id) == false,
                 var person = kept.cache.person(at: entry, source: source)
             else { return nil }
-            person.slugKey = Slug.collisionKey(visible.id)
+            person.slugKey = Slug.collisionKey(id)
             writer?.copy(entry, from: kept.cache)
             keptCount += 1
             return person
@@ -171,7 +171,6 @@ struct SiteDirectory: Sendable {
         // Borrowed: the record is read where it lies in the list (passed as a value, it was copied, a retain of
         // every field, for each of a hundred thousand people).
         func prepare(_ visible: borrowing User, at source: Int) -> PreparedPerson {
-            if cursor != nil, let person = keptPerson(visible, at: source) { return person }
             var person: PreparedPerson
             var digest: RenderFingerprint?
             let known = early?[visible.id]
@@ -209,6 +208,12 @@ struct SiteDirectory: Sendable {
         users.withUnsafeBufferPointer { buffer in
             for offset in buffer.indices {
                 let source = users.startIndex + offset
+                // A kept preparation is found by id alone (hiding never touches the id): the record, passed on, was
+                // copied first (a retain and a release of every field) for everyone a nightly run keeps.
+                if cursor != nil, let person = keptPerson(id: buffer[offset].id, at: source) {
+                    made(offset, person)
+                    continue
+                }
                 made(
                     offset,
                     hidden.isEmpty

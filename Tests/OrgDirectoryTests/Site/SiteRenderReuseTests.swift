@@ -372,7 +372,7 @@ struct RenderFingerprintInputTests {
         #expect(Mirror(reflecting: Self.full).children.count == User.fingerprintFieldCount)
     }
 
-    @Test("changing, clearing or moving any one field changes a user's fingerprint")
+    @Test("changing, clearing or moving any one field changes a user's fingerprint and makes the records unequal")
     func everyFieldChangesIt() {
         let variants: [(String, (inout User) -> Void)] = [
             ("id", { $0.id = "id-2" }), ("upn", { $0.userPrincipalName = "x@contoso.com" }),
@@ -395,6 +395,17 @@ struct RenderFingerprintInputTests {
                 }
             ),
         ]
+        // The diff's in-place comparison sees every change `==` sees, and nothing else.
+        for (name, change) in variants {
+            var changed = Self.full
+            change(&changed)
+            var pair = [Self.full, changed]
+            let same = pair.withUnsafeMutableBufferPointer { User.sameRecord($0.baseAddress!, $0.baseAddress! + 1) }
+            #expect(!same, "\(name)")
+            #expect(same == (Self.full == changed), "\(name)")
+        }
+        var twins = [Self.full, Self.full]
+        #expect(twins.withUnsafeMutableBufferPointer { User.sameRecord($0.baseAddress!, $0.baseAddress! + 1) })
         let original = Self.fingerprint(Self.full)
         var seen: Set<RenderFingerprint> = [original]
         for (name, change) in variants {

@@ -306,6 +306,18 @@ enum SnapshotUserCodec {
         mutating func object(_ body: (inout Reader, UnsafeRawBufferPointer) throws(Unsupported) -> Void)
             throws(Unsupported)
         {
+            var nothing: Void = ()
+            try object(into: &nothing) { (reader: inout Reader, key, _: inout Void) throws(Unsupported) in
+                try body(&reader, key)
+            }
+        }
+
+        /// `object(_:)` with `state` handed to `body` for what it reads: a value captured by the closure instead was
+        /// copied out of it at the end (a retain and a release of every field of each user read).
+        mutating func object<State>(
+            into state: inout State,
+            _ body: (inout Reader, UnsafeRawBufferPointer, inout State) throws(Unsupported) -> Void
+        ) throws(Unsupported) {
             try expect(UInt8(ascii: "{"))
             skipWhitespace()
             if index < end, bytes[index] == UInt8(ascii: "}") {
@@ -324,7 +336,7 @@ enum SnapshotUserCodec {
                 let key = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 try expect(UInt8(ascii: ":"))
-                try body(&self, key)
+                try body(&self, key, &state)
                 skipWhitespace()
                 guard index < end else { throw unsupported }
                 if bytes[index] == UInt8(ascii: "}") {
@@ -362,44 +374,50 @@ enum SnapshotUserCodec {
 
         /// One user object; required keys missing or unknown keys make it `Unsupported`.
         mutating func user() throws(Unsupported) -> User {
-            var id: String?
-            var userPrincipalName: String?
-            var displayName: String?
-            var businessPhones: [String]?
-            var extra: [String: String]?
-            var user = User(id: "", userPrincipalName: "", displayName: "")
-            try object { (reader: inout Reader, key) throws(Unsupported) in
+            /// What the object gives, the required fields apart until all are known.
+            struct Fields {
+                var user = User(id: "", userPrincipalName: "", displayName: "")
+                var id: String?
+                var userPrincipalName: String?
+                var displayName: String?
+                var businessPhones: [String]?
+                var extra: [String: String]?
+            }
+            var read = Fields()
+            try object(into: &read) { (reader: inout Reader, key, read: inout Fields) throws(Unsupported) in
                 guard let field = Field(key) else { throw reader.unsupported }
                 switch field {
-                case .accountEnabled: user.accountEnabled = try reader.bool()
-                case .businessPhones: businessPhones = try reader.stringArray()
-                case .companyName: user.companyName = try reader.optionalString()
-                case .department: user.department = try reader.optionalString()
-                case .displayName: displayName = try reader.string()
-                case .employeeId: user.employeeId = try reader.optionalString()
-                case .extra: extra = try reader.stringDictionary()
-                case .givenName: user.givenName = try reader.optionalString()
-                case .id: id = try reader.string()
-                case .jobTitle: user.jobTitle = try reader.optionalString()
-                case .mail: user.mail = try reader.optionalString()
-                case .manager: user.manager = try reader.manager()
-                case .mobilePhone: user.mobilePhone = try reader.optionalString()
-                case .officeLocation: user.officeLocation = try reader.optionalString()
-                case .preferredLanguage: user.preferredLanguage = try reader.optionalString()
-                case .surname: user.surname = try reader.optionalString()
-                case .userPrincipalName: userPrincipalName = try reader.string()
-                case .userType: user.userType = try reader.optionalString()
+                case .accountEnabled: read.user.accountEnabled = try reader.bool()
+                case .businessPhones: read.businessPhones = try reader.stringArray()
+                case .companyName: read.user.companyName = try reader.optionalString()
+                case .department: read.user.department = try reader.optionalString()
+                case .displayName: read.displayName = try reader.string()
+                case .employeeId: read.user.employeeId = try reader.optionalString()
+                case .extra: read.extra = try reader.stringDictionary()
+                case .givenName: read.user.givenName = try reader.optionalString()
+                case .id: read.id = try reader.string()
+                case .jobTitle: read.user.jobTitle = try reader.optionalString()
+                case .mail: read.user.mail = try reader.optionalString()
+                case .manager: read.user.manager = try reader.manager()
+                case .mobilePhone: read.user.mobilePhone = try reader.optionalString()
+                case .officeLocation: read.user.officeLocation = try reader.optionalString()
+                case .preferredLanguage: read.user.preferredLanguage = try reader.optionalString()
+                case .surname: read.user.surname = try reader.optionalString()
+                case .userPrincipalName: read.userPrincipalName = try reader.string()
+                case .userType: read.user.userType = try reader.optionalString()
                 }
             }
-            guard let id, let userPrincipalName, let displayName, let businessPhones, let extra else {
+            guard let id = read.id, let userPrincipalName = read.userPrincipalName,
+                let displayName = read.displayName, let businessPhones = read.businessPhones, let extra = read.extra
+            else {
                 throw unsupported
             }
-            user.id = id
-            user.userPrincipalName = userPrincipalName
-            user.displayName = displayName
-            user.businessPhones = businessPhones
-            user.extra = extra
-            return user
+            read.user.id = id
+            read.user.userPrincipalName = userPrincipalName
+            read.user.displayName = displayName
+            read.user.businessPhones = businessPhones
+            read.user.extra = extra
+            return read.user
         }
     }
 

@@ -279,7 +279,7 @@ struct SiteDirectory: Sendable {
             ordinary: order.indices.map {
                 prepared[order[$0]].ordinarySlug ?? Slug.ordinary(namePart: prepared[order[$0]].slugName, id: ids[$0])
             },
-            nameParts: order.map { prepared[$0].slugName }, ids: ids, keys: order.map { prepared[$0].slugKey })
+            namePart: { prepared[order[$0]].slugName }, ids: ids, keys: order.map { prepared[$0].slugKey })
         // Departments by folded key: one lookup a person, the lists kept by number.
         var departmentNumbers: [String: Int] = [:]
         var departmentList: [(key: String, name: String, file: String, people: [Int])] = []

@@ -28,6 +28,14 @@ public enum Slug {
     /// `assign` with the ordinary slugs (`ordinary(namePart:id:)`) already worked out too, and the ids'
     /// `collisionKey`s when known (the site directory works them out on every core).
     static func assign(ordinary: [String], nameParts: [String], ids: [String], keys: [UInt32]? = nil) -> [String] {
+        assign(ordinary: ordinary, namePart: { nameParts[$0] }, ids: ids, keys: keys)
+    }
+
+    /// `assign(ordinary:nameParts:ids:keys:)` with the name part of the person at an index asked for only when
+    /// their slug collides (rarely): a list of everyone's was a retain and a release of a string per person.
+    static func assign(
+        ordinary: [String], namePart: (Int) -> String, ids: [String], keys: [UInt32]? = nil
+    ) -> [String] {
         var slugs = ordinary
         // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits: people are
         // sorted by those digits (numbers) and only neighbours with equal digits compare slugs. A dictionary of
@@ -48,7 +56,7 @@ public enum Slug {
             }
             start = end
         }
-        for index in colliding { slugs[index] = nameParts[index] + "-" + idHash(ids[index], length: 16) }
+        for index in colliding { slugs[index] = namePart(index) + "-" + idHash(ids[index], length: 16) }
         // Identical ids (a broken input) still need distinct files: number them in order. Only a collision of
         // ordinary slugs can lead there, and a lengthened slug never equals an ordinary one (the part after its
         // last dash has 16 digits, not 6), so only the lengthened ones are compared.

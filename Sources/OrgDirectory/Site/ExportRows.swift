@@ -309,19 +309,14 @@ struct RowCopier {
     /// The published file's row number `row`, counted as copied, when there is one: valid until the next call
     /// (the pages behind it may be handed back then).
     mutating func take(row: Int?) -> UnsafeRawBufferPointer? {
-        guard let published, let row, previous.indices.contains(row) else { return nil }
+        guard let published, let place = place(row: row) else { return nil }
         // The pages up to the row copied last are done with: rows are copied in nearly the order of the file.
         if lastEnd - releasedUpTo >= releaseStep {
             published.release(releasedUpTo..<lastEnd)
             releasedUpTo = lastEnd
         }
-        let span = previous[row]
-        let start = base + Int(span.offset)
-        let end = start + Int(span.length)
-        guard end <= published.bytes.count else { return nil }
-        lastEnd = end
-        copied += 1
-        return UnsafeRawBufferPointer(rebasing: published.bytes[start..<end])
+        lastEnd = place.upperBound
+        return UnsafeRawBufferPointer(rebasing: published.bytes[place])
     }
 
     /// The run before's file the rows are copied from, when there is one (see `place(row:)`).

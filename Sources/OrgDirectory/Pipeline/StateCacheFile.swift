@@ -37,7 +37,7 @@ struct StateCacheFile: Sendable {
     /// `replace(with:)` with the bytes handed over by `contents`, a piece at a time (see
     /// `FileReplacement.replace(_:mode:sync:recycling:contents:)`).
     func replace(
-        contents: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+        contents: FileReplacement.Contents
     ) throws(FileReplacement.Failure) {
         do {
             try FileReplacement.replace(url, mode: 0o644, sync: false, recycling: true, contents: contents)

@@ -52,21 +52,10 @@ public struct KeptRowFiles: Sendable {
             keeping: true, count: count, previous: entry, published: file, base: Self.headerSize)
     }
 
-    /// Replaces the file of `kind` with `rows` under `stamp`: the entry for the table when the file was written
-    /// whole, else the failure (and nothing is left where the file goes, so the next run can write it).
-    func keep(_ kind: KeptRowKind, rows: [UInt8], spans: [ExportRows.Span], stamp: RenderFingerprint)
-        -> Result<ExportRows.File, FileReplacement.Failure>
-    {
-        keep(kind, spans: spans, stamp: stamp) { write in
-            (rows.count, rows.withUnsafeBytes(write))
-        }
-    }
-
-    /// `keep(_:rows:spans:stamp:)` with the rows handed to `write` a piece at a time by `rows`, which returns how
-    /// many bytes it wrote and the error code that stopped it, if any.
+    /// Replaces the file of `kind` with the rows `rows` writes under `stamp`: the entry for the table when the file
+    /// was written whole, else the failure (and nothing is left where the file goes, so the next run can write it).
     func keep(
-        _ kind: KeptRowKind, spans: [ExportRows.Span], stamp: RenderFingerprint,
-        rows: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+        _ kind: KeptRowKind, spans: [ExportRows.Span], stamp: RenderFingerprint, rows: FileReplacement.Contents
     ) -> Result<ExportRows.File, FileReplacement.Failure> {
         var header = Self.magic
         BinaryRecord.append(stamp, to: &header)

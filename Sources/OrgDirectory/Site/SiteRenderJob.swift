@@ -180,16 +180,13 @@ struct SiteRenderJob: Sendable {
         }
     }
 
-    /// Hands every kept row, one after the other, to `write` a piece at a time; returns how many bytes it wrote and
-    /// the error code that stopped it, if any.
-    typealias KeptRowsWriter = (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
-
     /// Makes one kind of kept rows with `make`, which copies each person's row from `copier` (the run before's rows)
     /// where the match gives them one and hands back the writer of every row one after the other, then keeps them
     /// for the next run. Nil, without calling `make`, when this render keeps no rows (no `keptRowFiles` or no
     /// `rowMatch`).
     private func keeping<Made, Failure: Error>(
-        _ kind: KeptRowKind, _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: KeptRowsWriter)
+        _ kind: KeptRowKind,
+        _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: FileReplacement.Contents)
     ) throws(Failure) -> (made: Made, kept: KeptRows)? {
         guard let files = keptRowFiles, let match = rowMatch else { return nil }
         var copier = files.copier(

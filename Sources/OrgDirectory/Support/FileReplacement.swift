@@ -49,12 +49,13 @@ enum FileReplacement {
         }
     }
 
-    /// `replace(_:with:then:mode:sync:recycling:)` with the new contents handed over by `contents`, a piece at a time,
-    /// to the `write` it is given, which returns the error code of a piece that could not be written. `contents`
-    /// returns how many bytes it wrote and the error code that stopped it, if any.
+    /// A file's contents written a piece at a time: handed a `write` that returns the error code of a piece that
+    /// could not be written, it returns how many bytes it wrote and the error code that stopped it, if any.
+    typealias Contents = (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+
+    /// `replace(_:with:then:mode:sync:recycling:)` with the new contents handed over by `contents`.
     static func replace(
-        _ target: URL, mode: mode_t, sync: Bool, recycling: Bool = false,
-        contents: (_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?)
+        _ target: URL, mode: mode_t, sync: Bool, recycling: Bool = false, contents: Contents
     ) throws(Failure) {
         let temporary = try openTemporary(beside: target, mode: mode, recycling: recycling)
         let descriptor = temporary.descriptor

@@ -180,11 +180,6 @@ struct SearchIndexBuilder {
     /// people, at the build's peak).
     var numberingLimit = 300_000
 
-    /// Token → positions per match class, positions ascending (tests and comparisons).
-    func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
-        numberedPostings(directory).postings.byToken
-    }
-
     /// Every token's postings. People whose tokens were numbered while the build fetched
     /// (`SiteDirectory.searchTokens`) are added by number, and so are people whose record digest is the one in
     /// `tokenCache` (their tokens taken from it); the others are tokenized here and numbered in the same table.

@@ -67,22 +67,9 @@ struct TokenPostings: Sendable {
         }
     }
 
-    /// The postings of every token someone has, by text (tests and comparisons).
-    var byToken: [String: [[Int]]] {
-        var postings: [String: [[Int]]] = [:]
-        for number in tokens.indices where isPosted(number) {
-            postings[tokens[number]] = (0..<Self.classes).map { matchClass in
-                var list: [Int] = []
-                forEach(number, matchClass) { list.append($0) }
-                return list
-            }
-        }
-        return postings
-    }
-
     /// Calls `body` with each position of token `number` in `matchClass`, ascending.
     @inline(__always)
-    private func forEach(_ number: Int, _ matchClass: Int, _ body: (Int) -> Void) {
+    func forEach(_ number: Int, _ matchClass: Int, _ body: (Int) -> Void) {
         switch storage {
         case .flat(let starts, let positions):
             let slot = number * Self.classes + matchClass

@@ -221,3 +221,25 @@ enum Gzip {
             .stdout.count
     }
 }
+
+extension TokenPostings {
+    /// The postings of every token someone has, by text.
+    var byToken: [String: [[Int]]] {
+        var postings: [String: [[Int]]] = [:]
+        for number in tokens.indices where isPosted(number) {
+            postings[tokens[number]] = (0..<Self.classes).map { matchClass in
+                var list: [Int] = []
+                forEach(number, matchClass) { list.append($0) }
+                return list
+            }
+        }
+        return postings
+    }
+}
+
+extension SearchIndexBuilder {
+    /// Token → positions per match class, positions ascending.
+    func tokenPostings(_ directory: SiteDirectory) -> [String: [[Int]]] {
+        numberedPostings(directory).postings.byToken
+    }
+}

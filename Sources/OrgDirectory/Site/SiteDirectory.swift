@@ -168,8 +168,9 @@ struct SiteDirectory: Sendable {
             keptCount += 1
             return person
         }
-        // Borrowed: the record is read where it lies in the list (passed as a value, it was copied, a retain of
-        // every field, for each of a hundred thousand people).
+        // Borrowed: passed as a value, the record was copied (a retain of every field) for each of a hundred
+        // thousand people. Read from the buffer it is still copied once, which is why kept people are found by id
+        // first (below) and never get here.
         func prepare(_ visible: borrowing User, at source: Int) -> PreparedPerson {
             var person: PreparedPerson
             var digest: RenderFingerprint?

@@ -281,11 +281,13 @@ extension Snapshot {
         }
     }
 
-    /// Splits the people lines into about one chunk per core (times four, to even out: a nightly decodes beside
-    /// its delta round's fetch, and with two chunks a core one core decoded alone for the last tenth of the
-    /// decode), at line breaks only.
+    /// Splits the people lines into chunks of about a mebibyte (at most sixteen a core), at line breaks only.
+    ///
+    /// Why so many: a nightly decodes beside its delta round's fetch, and the cores finish their last chunks apart.
+    /// With four chunks a core (some 6 MB each at 100,000 people), one core decoded the last chunk alone for about
+    /// 20 ms of a 100,000-person nightly (`Benchmarks/profile-nightly.sh`), a fifth of the decode.
     private static func splitAtLineBreaks(_ bytes: UnsafeRawBufferPointer, body: Range<Int>) -> [Range<Int>] {
-        let wanted = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, body.count / 65_536))
+        let wanted = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 16, body.count / 1_048_576))
         let step = body.count / wanted
         var pieces: [Range<Int>] = []
         var start = body.lowerBound

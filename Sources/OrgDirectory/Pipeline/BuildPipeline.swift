@@ -56,12 +56,14 @@ public struct BuildPipeline: Sendable {
 
         let (tokens, sync) = try makeSync(settings)
         let deltaState = deltaStore.load()
-        let (previous, previousFile, prefetched) = try await loadPrevious(
-            latest, fetchingRoundWith: sync, deltaState, now: now)
-        // The run before's search tokens are read while the run merges the delta and names managers, which keeps
-        // one core: only a run with a snapshot to build on has any worth reading. Not earlier, beside the
-        // snapshot's decoding on both cores: the render is the first to need them, and read at the start they
-        // held back the snapshot that everything after waits for.
+        // Tonight's delta round is fetched while the snapshot it builds on is decoded: the round needs nothing from
+        // the snapshot, and each took about a tenth of a 100,000-person nightly run.
+        async let prefetchedRound = prefetchRound(after: latest, with: sync, deltaState, now: now)
+        let (previous, previousFile) = try loadPrevious(latest)
+        // The run before's search tokens are read once the snapshot is decoded, while the round's last pages
+        // arrive and the run merges the delta and names managers (one core): only a run with a snapshot to build on
+        // has any worth reading. Not earlier, beside the snapshot's decoding on both cores: the render is the first
+        // to need them, and read at the start they held back the snapshot that everything after waits for.
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
         async let searchTokens = latest == nil ? nil : tokenStore.load(context: tokenContext)
@@ -77,6 +79,7 @@ public struct BuildPipeline: Sendable {
         async let storedPreparations = latest.flatMap {
             preparationStore.load(context: preparationContext, snapshot: $0.name)
         }
+        let prefetched = await prefetchedRound
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
         var early: (staging: StagingDirectory, people: PrerenderedPeople)?
@@ -229,31 +232,27 @@ public struct BuildPipeline: Sendable {
         }
     }
 
-    /// The snapshot `latest` names, loaded while `sync` fetches tonight's delta round when the run will be a delta
-    /// run (the round needs nothing from the snapshot, and each took about a tenth of a 100,000-person nightly run),
-    /// with its file kept as the source of the new snapshot's unchanged lines (`SnapshotSource`). The file is handed
-    /// over, so its mapping goes as soon as the new snapshot is written: held to the end of the run, its pages
-    /// counted about 44 MiB more at a 100,000-person nightly's peak.
-    private func loadPrevious(
-        _ latest: SnapshotEntry?, fetchingRoundWith sync: DirectorySync, _ deltaState: DeltaState?, now: Date
-    ) async throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource>?, DirectorySync.PrefetchedRound?) {
-        guard let latest else { return (nil, nil, nil) }
-        let load = { () throws(SnapshotError) -> (Snapshot, SnapshotSource?) in
-            try SnapshotStore.loadWithSource(at: latest.url)
-        }
+    /// The snapshot `latest` names, with its file kept as the source of the new snapshot's unchanged lines
+    /// (`SnapshotSource`). The file is handed over, so its mapping goes as soon as the new snapshot is written: held
+    /// to the end of the run, its pages counted about 44 MiB more at a 100,000-person nightly's peak.
+    private func loadPrevious(_ latest: SnapshotEntry?) throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource>?) {
+        guard let latest else { return (nil, nil) }
         do {
-            // A file whose metadata could not be listed is loaded alone, to report what is wrong with it.
-            guard let metadata = latest.metadata else {
-                let (snapshot, source) = try load()
-                return (snapshot, source.map { HandOff($0) }, nil)
-            }
-            async let loading = Result(catching: load)
-            let prefetched = await sync.prefetchRound(metadata: metadata, deltaState: deltaState, now: now)
-            let (snapshot, source) = try await loading.get()
-            return (snapshot, source.map { HandOff($0) }, prefetched)
+            let (snapshot, source) = try SnapshotStore.loadWithSource(at: latest.url)
+            return (snapshot, source.map { HandOff($0) })
         } catch {
             throw .state(error.errorDescription ?? "\(error)")
         }
+    }
+
+    /// Tonight's delta round (`DirectorySync.prefetchRound`) when the run builds on `latest` and will be a delta
+    /// run; nil otherwise. A snapshot whose metadata could not be listed fetches nothing: it is loaded alone, so
+    /// that what is wrong with it is reported before any request.
+    private func prefetchRound(
+        after latest: SnapshotEntry?, with sync: DirectorySync, _ deltaState: DeltaState?, now: Date
+    ) async -> DirectorySync.PrefetchedRound? {
+        guard let metadata = latest?.metadata else { return nil }
+        return await sync.prefetchRound(metadata: metadata, deltaState: deltaState, now: now)
     }
 
     /// The sign-in and the Graph sync for `syncSettings` (the run's settings, or a variant such as fetch's

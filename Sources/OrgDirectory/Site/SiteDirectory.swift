@@ -289,25 +289,28 @@ struct SiteDirectory: Sendable {
         letters.reserveCapacity(order.count)
         var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
         let departmentHidden = hidden.contains("department")
+        // A department new to the lists, named by `name` (the first spelling in display order); nil without one.
+        func newDepartment(key: String, name: String?) -> Int? {
+            guard let name else { return nil }
+            departmentNumbers[key] = departmentList.count
+            departmentList.append((key, name, Self.departmentFile(name: name, key: key), []))
+            return departmentList.count - 1
+        }
+        let all = users.users
         for (index, position) in order.enumerated() {
-            let department = departmentHidden ? nil : users.users[prepared[position].source].department
-            if let name = department, let key = prepared[position].departmentKey {
-                // The file depends on the folded key alone: worked out once per department, not per person; the
-                // first spelling in display order names it.
-                let number: Int
-                if let known = departmentNumbers[key] {
-                    number = known
-                } else {
-                    number = departmentList.count
-                    departmentNumbers[key] = number
-                    departmentList.append((key, name, Self.departmentFile(name: name, key: key), []))
-                }
+            // The folded key says whether there is a department (it is the department folded), so the record is
+            // read only for a department's first person: reading everyone's reached each record in a place of its
+            // own, once a person. The file depends on the folded key alone: worked out once per department.
+            if !departmentHidden, let key = prepared[position].departmentKey,
+                let number = departmentNumbers[key]
+                    ?? newDepartment(key: key, name: all[prepared[position].source].department)
+            {
                 departmentFiles[index] = departmentList[number].file
                 departmentList[number].people.append(index)
             }
-            let letter = SitePerson.letter(forSortKey: prepared[position].sortKey)
-            letters.append(letter)
-            letterPeople[Self.letterSlot(letter)].append(index)
+            let slot = prepared[position].letterSlot
+            letters.append(Self.letterKeys[slot])
+            letterPeople[slot].append(index)
         }
         let departments = departmentList.map { department in
             SiteDepartment(
@@ -389,13 +392,6 @@ struct SiteDirectory: Sendable {
     /// Browse letters in page order.
     static let letterKeys: [String] = (0x61...0x7A).map { String(UnicodeScalar(UInt8($0))) } + ["other"]
 
-    /// The position of a browse letter (`SitePerson.letter`) in `letterKeys`.
-    static func letterSlot(_ letter: String) -> Int {
-        let bytes = letter.utf8
-        guard bytes.count == 1, let byte = bytes.first, byte >= 0x61, byte <= 0x7A else { return letterKeys.count - 1 }
-        return Int(byte - 0x61)
-    }
-
     /// The label shown for a letter key.
     static func label(forLetter key: String) -> String {
         key == "other" ? "Other" : key.uppercased()
@@ -406,7 +402,13 @@ struct SiteDirectory: Sendable {
 struct PreparedPerson: Sendable {
     /// The user's position in the list the directory is made from (before `hideFields`).
     var source: Int
-    var sortKey: [UInt8]
+    /// Set once, by the initializers, with `letterSlot`.
+    private(set) var sortKey: [UInt8]
+    /// The browse letter's place in `SiteDirectory.letterKeys`, from the sort key (`SitePerson.letterSlot`).
+    /// Worked out where the key is made or read: the ordered pass reached each person's key in a place of its own
+    /// for it, once a person, in display order (18 of some 1,100 samples of a 100,000-person nightly,
+    /// `Benchmarks/profile-nightly.sh`).
+    private(set) var letterSlot: Int
     /// The readable part of the slug (`Slug.namePart` of the display name).
     var slugName: String
     /// The folded department, which names its page.
@@ -430,6 +432,7 @@ struct PreparedPerson: Sendable {
     init(source: Int, user: borrowing User, folds: inout FoldCache) {
         self.source = source
         (sortKey, slugName, departmentKey) = Self.keys(of: user, folds: &folds)
+        letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
     }
 
     /// The sort key, slug part and folded department of `user`, as every preparation (early or not) makes them.
@@ -450,6 +453,7 @@ struct PreparedPerson: Sendable {
     ) {
         self.source = source
         self.sortKey = sortKey
+        self.letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
         self.slugName = slugName
         self.departmentKey = departmentKey
         self.ordinarySlug = ordinarySlug
@@ -463,6 +467,7 @@ struct PreparedPerson: Sendable {
         self.source = source
         self.ordinarySlug = ordinarySlug
         sortKey = early.sortKey
+        letterSlot = SitePerson.letterSlot(forSortKey: early.sortKey)
         slugName = early.slugName
         departmentKey = early.departmentKey
         phones = early.phones

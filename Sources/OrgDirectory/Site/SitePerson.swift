@@ -85,15 +85,15 @@ final class SitePerson: Sendable {
         return key
     }
 
-    /// The browse letter for a sort key: its first letter when it is `a`…`z`.
-    /// Leading punctuation ("'t Hooft") is skipped.
-    static func letter(forSortKey key: [UInt8]) -> String {
+    /// The browse letter for a sort key, as its place in `SiteDirectory.letterKeys`: its first letter when it is
+    /// `a`…`z`, else `other`. Leading punctuation ("'t Hooft") is skipped.
+    static func letterSlot(forSortKey key: [UInt8]) -> Int {
         for byte in key {
-            if byte >= 0x61, byte <= 0x7A { return String(UnicodeScalar(byte)) }
+            if byte >= 0x61, byte <= 0x7A { return Int(byte - 0x61) }
             let skippable = byte != 0 && byte < 0x80 && !(byte >= 0x30 && byte <= 0x39)
             if !skippable { break }
         }
-        return "other"
+        return SiteDirectory.letterKeys.count - 1
     }
 }
 

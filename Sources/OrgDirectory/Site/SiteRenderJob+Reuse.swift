@@ -169,7 +169,8 @@ extension SiteRenderJob {
         input.add(recordDigest)
         input.add(person.slug)
         input.add(person.departmentFile)
-        let personStamp = stamp(for: person)
+        let (events, unchangedSince) = history.person(person.user.id)
+        let personStamp = unchangedSince ?? stamp
         input.add(personStamp.display)
         input.add(personStamp.iso)
         if let manager = links.manager {
@@ -185,7 +186,6 @@ extension SiteRenderJob {
             input.add(report.slug)
             input.add(report.jobTitle)
         }
-        let events = history.eventsByPerson[person.user.id] ?? []
         input.add(events.count)
         for event in events {
             input.add(event.kind.rawValue)

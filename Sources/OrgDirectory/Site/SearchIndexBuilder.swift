@@ -193,12 +193,13 @@ struct SearchIndexBuilder {
             return (TokenPostings(byText: postingsByToken(directory)), nil, directory.people.count)
         }
         // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at
-        // the people's rows of the run before when the export rows match; else by id.
+        // the people's rows of the run before when the export rows match; else by id. Either way an entry is used
+        // only when its key is the person's record digest (below).
         let byRow = rowMatch.map(\.copiesRows) == true
         let reusable = numberedEarly ? nil : byRow ? tokenCache : tokenCache?.indexed()
         func known(_ index: Int, id: String) -> SearchTokenCache.Entry? {
             guard byRow else { return reusable?.entry(for: id) }
-            return rowMatch?.previousRow(at: index).flatMap { reusable?.entry(at: $0, id: id) }
+            return rowMatch?.previousRow(at: index).flatMap { reusable?.entry(at: $0) }
         }
         var table = reusable?.table ?? directory.tokenTable
         var kept = keepsTokenCache ? SearchTokenCache.Builder(capacity: directory.people.count) : nil

@@ -336,15 +336,20 @@ struct SiteDirectory: Sendable {
         positionByID.reserveCapacity(order.count)
         var reports: [String: [Int]] = [:]
         var prerendered = 0
+        // The digests in the same pass: a pass of their own reached each person's preparation once more, in a place
+        // of its own, for everyone.
+        var digests: [RenderFingerprint] = []
+        digests.reserveCapacity(order.count)
+        let all = users.users
         for (index, position) in order.enumerated() {
             searchTokens.append(prepared[position].searchTokens)
             if prepared[position].wasPrerendered { prerendered += 1 }
+            if let digest = prepared[position].recordDigest { digests.append(digest) }
             if positionByID[ids[index]] == nil { positionByID[ids[index]] = index }
-            if let manager = users.users[prepared[position].source].manager {
+            if let manager = all[prepared[position].source].manager {
                 reports[manager.id, default: []].append(index)
             }
         }
-        let digests = order.compactMap { prepared[$0].recordDigest }
         return (searchTokens, digests.count == order.count ? digests : [], positionByID, reports, prerendered)
     }
 

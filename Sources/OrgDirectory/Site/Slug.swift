@@ -47,6 +47,11 @@ public enum Slug {
         while start < keyed.count {
             var end = start + 1
             while end < keyed.count, keyed[end] >> 32 == keyed[start] >> 32 { end += 1 }
+            // Most people are alone with their digits: nothing to compare, and no list made for them.
+            guard end - start > 1 else {
+                start = end
+                continue
+            }
             let group = keyed[start..<end].map { Int($0 & 0xFFFF_FFFF) }
             for (number, first) in group.enumerated() {
                 for second in group[(number + 1)...] where slugs[first] == slugs[second] {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// A person's events and "unchanged since" stamp as the page fingerprints read them (`SiteHistory.person`), in one
+/// lookup by id: the newest event's date for someone with events, the history's start for anyone else.
+@Suite("Site history looked up by person")
+struct SiteHistoryLookupTests {
+    static func date(_ day: String) throws -> Date {
+        try #require(ISO8601DateFormatter().date(from: day + "T02:00:00Z"))
+    }
+
+    @Test("someone with events gets them, newest first, and the stamp of the newest")
+    func personWithEvents() throws {
+        let history = SiteHistory(SiteFixtures.history, hiding: [])
+        let jurgen = history.person(SiteFixtures.jurgen.id)
+        #expect(jurgen.events == history.eventsByPerson[SiteFixtures.jurgen.id])
+        #expect(jurgen.events.first?.date == (try Self.date("2026-03-04")))
+        #expect(jurgen.unchangedSince == SiteStamp(try Self.date("2026-03-04")))
+        #expect(history.unchangedSinceStamp(SiteFixtures.jurgen.id) == jurgen.unchangedSince)
+        let ivan = history.person(SiteFixtures.ivan.id)
+        #expect(ivan.unchangedSince == SiteStamp(try Self.date("2026-03-01")))
+    }
+
+    @Test("anyone without an event shares the stamp of the history's start")
+    func personWithoutEvents() throws {
+        let history = SiteHistory(SiteFixtures.history, hiding: [])
+        let nobody = history.person("someone-with-no-event")
+        #expect(nobody.events.isEmpty)
+        #expect(nobody.unchangedSince == SiteStamp(try Self.date("2026-02-28")))
+        #expect(history.startsAt == (try Self.date("2026-02-28")))
+    }
+
+    @Test("an empty history has no events and no stamp for anyone")
+    func emptyHistory() {
+        let history = SiteHistory(ChangeHistory(), hiding: [])
+        let anyone = history.person(SiteFixtures.jurgen.id)
+        #expect(anyone.events.isEmpty)
+        #expect(anyone.unchangedSince == nil)
+        #expect(history.unchangedSinceStamp(SiteFixtures.jurgen.id) == nil)
+    }
+}

@@ -308,7 +308,7 @@ struct SiteDirectory: Sendable {
                 departmentFiles[index] = departmentList[number].file
                 departmentList[number].people.append(index)
             }
-            let slot = prepared[position].letterSlot
+            let slot = Int(prepared[position].letterSlot)
             letters.append(Self.letterKeys[slot])
             letterPeople[slot].append(index)
         }
@@ -409,11 +409,6 @@ struct PreparedPerson: Sendable {
     var source: Int
     /// Set once, by the initializers, with `letterSlot`.
     private(set) var sortKey: [UInt8]
-    /// The browse letter's place in `SiteDirectory.letterKeys`, from the sort key (`SitePerson.letterSlot`).
-    /// Worked out where the key is made or read: the ordered pass reached each person's key in a place of its own
-    /// for it, once a person, in display order (18 of some 1,100 samples of a 100,000-person nightly,
-    /// `Benchmarks/profile-nightly.sh`).
-    private(set) var letterSlot: Int
     /// The readable part of the slug (`Slug.namePart` of the display name).
     var slugName: String
     /// The folded department, which names its page.
@@ -424,6 +419,11 @@ struct PreparedPerson: Sendable {
     var slugKey: UInt32 = 0
     /// Whether a first build's prerender wrote this person's files (`PrerenderedPeople` has the id).
     var wasPrerendered = false
+    /// The browse letter's place in `SiteDirectory.letterKeys` (27 of them), from the sort key
+    /// (`SitePerson.letterSlot`). Worked out where the key is made or read: the ordered pass reached each person's key
+    /// in a place of its own for it, once a person, in display order (18 of some 1,100 samples of a 100,000-person
+    /// nightly, `Benchmarks/profile-nightly.sh`). A byte beside the flag above, where the entry had room to spare.
+    private(set) var letterSlot: UInt8
     /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
     /// lived values made in parallel chunks fragment the heap of a million-person build).
     var phones: [(label: String, link: TelephoneLink)]?
@@ -437,7 +437,7 @@ struct PreparedPerson: Sendable {
     init(source: Int, user: borrowing User, folds: inout FoldCache) {
         self.source = source
         (sortKey, slugName, departmentKey) = Self.keys(of: user, folds: &folds)
-        letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
+        letterSlot = UInt8(SitePerson.letterSlot(forSortKey: sortKey))
     }
 
     /// The sort key, slug part and folded department of `user`, as every preparation (early or not) makes them.
@@ -458,7 +458,7 @@ struct PreparedPerson: Sendable {
     ) {
         self.source = source
         self.sortKey = sortKey
-        self.letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
+        self.letterSlot = UInt8(SitePerson.letterSlot(forSortKey: sortKey))
         self.slugName = slugName
         self.departmentKey = departmentKey
         self.ordinarySlug = ordinarySlug
@@ -472,7 +472,7 @@ struct PreparedPerson: Sendable {
         self.source = source
         self.ordinarySlug = ordinarySlug
         sortKey = early.sortKey
-        letterSlot = SitePerson.letterSlot(forSortKey: early.sortKey)
+        letterSlot = UInt8(SitePerson.letterSlot(forSortKey: early.sortKey))
         slugName = early.slugName
         departmentKey = early.departmentKey
         phones = early.phones

@@ -1,41 +1,24 @@
 /// Who holds each phone trigram: for every three digits in a row (a number below 1,000), the positions of the people
 /// whose search digits hold them, ascending, each person once.
 ///
-/// Why one buffer: the phone shards list some sixteen trigrams a person. Grown as a thousand arrays a person at a
-/// time, with each person's trigrams sorted to drop repeats, the lists were about a fifth of making the shards of a
-/// 100,000-person directory. Here the digits are read twice: once to count each list's length, once to put every
-/// position in its place, and a person's repeats are dropped by remembering who last added to each list.
+/// Why one buffer (`CountedLists`): the phone shards list some sixteen trigrams a person. Grown as a thousand arrays
+/// a person at a time, with each person's trigrams sorted to drop repeats, the lists were about a fifth of making the
+/// shards of a 100,000-person directory. A person's repeats are dropped by remembering who last added to each list.
 struct PhoneTrigramLists {
     /// Trigrams are `000` to `999`.
     static let trigramCount = 1_000
 
-    /// Where each trigram's list starts in `positions`, then where the last one ends.
-    private let starts: [Int]
-    /// Every list, one after the other.
-    private let positions: [Int32]
+    private let lists: CountedLists
 
     /// The lists of the people whose search digits are `digits[ends[index - 1]..<ends[index]]` (from 0 for the
     /// first), spaces between their phones.
     init(digits: UnsafeBufferPointer<UInt8>, ends: [Int]) {
-        var counts = [Int](repeating: 0, count: Self.trigramCount)
-        Self.forEachTrigram(in: digits, ends: ends) { trigram, _ in counts[trigram] += 1 }
-        var starts = [Int](repeating: 0, count: Self.trigramCount + 1)
-        for trigram in 0..<Self.trigramCount { starts[trigram + 1] = starts[trigram] + counts[trigram] }
-        var next = starts
-        var positions = [Int32](repeating: 0, count: starts[Self.trigramCount])
-        positions.withUnsafeMutableBufferPointer { positions in
-            Self.forEachTrigram(in: digits, ends: ends) { trigram, person in
-                positions[next[trigram]] = Int32(person)
-                next[trigram] += 1
-            }
-        }
-        self.starts = starts
-        self.positions = positions
+        lists = CountedLists(count: Self.trigramCount) { add in Self.forEachTrigram(in: digits, ends: ends, add) }
     }
 
     /// The positions of the people holding `trigram`, ascending.
     func people(holding trigram: Int) -> ArraySlice<Int32> {
-        positions[starts[trigram]..<starts[trigram + 1]]
+        lists.values(of: trigram)
     }
 
     /// Calls `body(trigram, person)` once for each distinct trigram of each person, people in order.

@@ -12,10 +12,9 @@ struct TokenPostings: Sendable {
     private let storage: Storage
 
     private enum Storage: Sendable {
-        /// Where each list starts in `positions`: the list of token `t` and class `c` is
-        /// `positions[starts[3 * t + c] ..< starts[3 * t + c + 1]]`. 32-bit, as the positions: at a million people
-        /// there are some 4.5 million lists.
-        case flat(starts: [Int32], positions: [Int32])
+        /// Token `t`'s list of class `c` is list `3 * t + c` (`CountedLists`, 32-bit: at a million people there are
+        /// some 4.5 million lists).
+        case flat(CountedLists)
         /// Each token's lists as made by text (copied into one buffer, a million people's would be there twice at
         /// the build's peak).
         case nested([[[Int]]])
@@ -26,29 +25,16 @@ struct TokenPostings: Sendable {
     /// Postings for people's packed token lists (`SearchTokenTable.pack`: token number and match class), given by
     /// display position, numbered in `tokens`.
     init(tokens: [String], packedByPosition lists: [[UInt32]]) {
-        // Each list's size first, then where it starts; filled in order, each list's start moves to its end (the
-        // next one's start), and one shift puts them back: no second array of cursors.
-        var starts = [Int32](repeating: 0, count: tokens.count * Self.classes + 1)
-        for list in lists {
-            for entry in list {
-                let (number, matchClass) = SearchTokenTable.unpack(entry)
-                starts[number * Self.classes + matchClass + 1] += 1
-            }
-        }
-        for slot in starts.indices.dropFirst() { starts[slot] += starts[slot - 1] }
-        var positions = [Int32](repeating: 0, count: Int(starts.last ?? 0))
-        for (position, list) in lists.enumerated() {
-            for entry in list {
-                let (number, matchClass) = SearchTokenTable.unpack(entry)
-                let slot = number * Self.classes + matchClass
-                positions[Int(starts[slot])] = Int32(truncatingIfNeeded: position)
-                starts[slot] += 1
-            }
-        }
-        for slot in starts.indices.dropFirst().reversed() { starts[slot] = starts[slot - 1] }
-        if !starts.isEmpty { starts[0] = 0 }
         self.tokens = tokens
-        storage = .flat(starts: starts, positions: positions)
+        storage = .flat(
+            CountedLists(count: tokens.count * Self.classes) { add in
+                for (position, list) in lists.enumerated() {
+                    for entry in list {
+                        let (number, matchClass) = SearchTokenTable.unpack(entry)
+                        add(number * Self.classes + matchClass, position)
+                    }
+                }
+            })
     }
 
     /// Postings by token text (`SearchIndexBuilder.postingsByToken`, for directories too large to number), each
@@ -62,7 +48,7 @@ struct TokenPostings: Sendable {
     /// no postings).
     func isPosted(_ number: Int) -> Bool {
         switch storage {
-        case .flat(let starts, _): starts[number * Self.classes] != starts[(number + 1) * Self.classes]
+        case .flat(let lists): !lists.values(in: (number * Self.classes)..<((number + 1) * Self.classes)).isEmpty
         case .nested(let lists): lists[number].contains { !$0.isEmpty }
         }
     }
@@ -71,9 +57,8 @@ struct TokenPostings: Sendable {
     @inline(__always)
     func forEach(_ number: Int, _ matchClass: Int, _ body: (Int) -> Void) {
         switch storage {
-        case .flat(let starts, let positions):
-            let slot = number * Self.classes + matchClass
-            for index in Int(starts[slot])..<Int(starts[slot + 1]) { body(Int(positions[index])) }
+        case .flat(let lists):
+            for position in lists.values(of: number * Self.classes + matchClass) { body(Int(position)) }
         case .nested(let lists):
             guard matchClass < lists[number].count else { return }
             for position in lists[number][matchClass] { body(position) }

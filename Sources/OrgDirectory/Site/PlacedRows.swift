@@ -92,14 +92,4 @@ struct PlacedRows: Sendable {
         if let failed = flush() { return (written, failed) }
         return (written, nil)
     }
-
-    /// Every row one after the other (tests).
-    var bytes: [UInt8] {
-        var all: [UInt8] = []
-        _ = write { piece in
-            all.append(contentsOf: piece)
-            return nil
-        }
-        return all
-    }
 }

@@ -72,3 +72,23 @@ struct PlacedRowsTests {
         #expect(calls == 3, "nothing after the failed piece")
     }
 }
+
+/// The bytes a writer of a file's pieces hands over, one after the other.
+func gatheredBytes(_ contents: FileReplacement.Contents) -> [UInt8] {
+    var all: [UInt8] = []
+    _ = contents { piece in
+        all.append(contentsOf: piece)
+        return nil
+    }
+    return all
+}
+
+extension PlacedRows {
+    /// Every row one after the other, as `write` hands them over.
+    var bytes: [UInt8] { gatheredBytes(write) }
+}
+
+extension ListRows {
+    /// Everyone's rows one after the other, as `write` hands them over.
+    var bytes: [UInt8] { gatheredBytes(write) }
+}

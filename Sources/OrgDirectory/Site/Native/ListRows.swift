@@ -40,9 +40,6 @@ struct ListRows: Sendable {
         rows.write(write)
     }
 
-    /// Everyone's rows one after the other (tests).
-    var bytes: [UInt8] { rows.bytes }
-
     /// Directories up to this size make the rows once: at a million people they would hold about 300 MB.
     static let limit = 300_000
 }

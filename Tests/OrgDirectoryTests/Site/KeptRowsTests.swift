@@ -154,4 +154,36 @@ struct KeptRowsTests {
         #expect(next.keptRowsCopied == users.count, "the records only")
         #expect(try await site.render(users).keptRowsCopied == 2 * users.count)
     }
+
+    @Test("rows kept whole: the file holds the header with the stamp, then the rows; the entry counts the rows' bytes")
+    func keptWhole() throws {
+        let site = try Site()
+        defer { try? FileManager.default.removeItem(at: site.root) }
+        let stamp = RenderFingerprint(high: 1, low: 2)
+        let spans = [ExportRows.Span(offset: 0, length: 3), ExportRows.Span(offset: 3, length: 2)]
+        let rows = Array("aaabb".utf8)
+        let kept = site.files.keep(.searchRecords, spans: spans, stamp: stamp) { write in
+            (rows.count, rows.withUnsafeBytes(write))
+        }
+        #expect(try kept.get() == ExportRows.File(size: UInt64(rows.count), spans: spans))
+        let file = try #require(MappedFile(path: site.files.url(.searchRecords).path))
+        #expect(KeptRowFiles.header(of: file.bytes) == stamp)
+        #expect(Array(file.bytes.dropFirst(KeptRowFiles.headerSize)) == rows)
+    }
+
+    @Test("rows whose writing fails partway leave no file, so the next run makes them all")
+    func failedWriteLeavesNothing() throws {
+        let site = try Site()
+        defer { try? FileManager.default.removeItem(at: site.root) }
+        let piece = Array("aaa".utf8)
+        let kept = site.files.keep(.listRows, spans: [], stamp: RenderFingerprint(high: 1, low: 2)) { write in
+            (piece.count, piece.withUnsafeBytes(write) ?? ENOSPC)
+        }
+        guard case .failure(let failure) = kept else {
+            Issue.record("a failed write was kept")
+            return
+        }
+        #expect(failure.reason.contains(String(cString: strerror(ENOSPC))))
+        #expect(!FileManager.default.fileExists(atPath: site.files.url(.listRows).path))
+    }
 }

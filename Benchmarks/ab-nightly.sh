@@ -7,7 +7,8 @@
 #
 #   Benchmarks/ab-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
 #
-# Each round prints the wall, CPU and peak, then the run's stages from its `--verbose` log.
+# Each round prints the wall, CPU and peak, then the run's stages from its `--verbose` log; the end, each side's
+# medians and in how many rounds B was faster (`scripts/ab_summary.py`).
 # Needs a release graph-sandbox in .build-bench/release. Restoring is not timed (a copy on tmpfs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +41,9 @@ for round in $(seq 1 "$rounds"); do
       "$exe" build --config "$dir/$side.plist" --verbose 2> "$dir/log"
     # The time line, then the run's stages (`--verbose` logs each as "stage NAME took N ms").
     stages=$(sed -n 's/.*stage \(.*\) took \([0-9.]*\) ms.*/\1 \2 ms/p' "$dir/log" | paste -sd ';' -)
-    echo "$(cat "$dir/time"); $stages"
+    echo "$(cat "$dir/time"); $stages" | tee -a "$dir/rounds"
   done
 done
+# Each side's medians, and in how many rounds B was faster.
+python3 Benchmarks/scripts/ab_summary.py < "$dir/rounds"
 rm -rf "$dir"

@@ -34,7 +34,9 @@ for _ in $(seq 1 "$rounds"); do
     rm -rf "$dir/Output" "$dir/State"
     preload=""; [ "$side" = B ] && preload=${AB_PRELOAD_B:-}
     LD_PRELOAD="$preload" /usr/bin/time -f "$side %e s wall %U s user %S s sys %M KB peak" "$exe" build --config "$dir/settings.plist" \
-      2>&1 > /dev/null | tail -1
+      2>&1 > /dev/null | tail -1 | tee -a "$dir/rounds"
   done
 done
+# Each side's medians, and in how many rounds B was faster.
+python3 Benchmarks/scripts/ab_summary.py < "$dir/rounds"
 rm -rf "$dir"

@@ -18,6 +18,8 @@ rm -rf "$dir"; mkdir -p "$dir"
 # shellcheck source=Benchmarks/sandbox.sh
 source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
+# Transparent huge pages faulted in so far (0 where the kernel does not count them).
+huge_faults() { awk '/^thp_fault_alloc / {print $2; found = 1} END {if (!found) print 0}' /proc/vmstat; }
 change() {
   curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
     "$base/_sandbox/changes" > /dev/null
@@ -37,10 +39,17 @@ for round in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second
     rm -rf "${dir:?}/$side" && cp -a "$dir/$side.saved" "$dir/$side"
+    hugeBefore=$(huge_faults)
     /usr/bin/time -o "$dir/time" -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
       "$exe" build --config "$dir/$side.plist" --verbose 2> "$dir/log"
-    # The time line, then the run's stages (`--verbose` logs each as "stage NAME took N ms").
-    stages=$(sed -n 's/.*stage \(.*\) took \([0-9.]*\) ms.*/\1 \2 ms/p' "$dir/log" | paste -sd ';' -)
+    # Fresh 2 MiB pages the kernel cleared for the run (system-wide, so nothing else should run): memory the run
+    # touched for the first time, which costs about a millisecond a page on these machines.
+    echo "huge pages faulted in $(( $(huge_faults) - hugeBefore ))" >> "$dir/log"
+    # The time line, then the run's stages (`--verbose` logs each as "stage NAME took N ms") and when the snapshot
+    # was decoded and the delta round was in ("snapshot read at N ms", "delta round fetched at N ms").
+    stages=$(sed -n -e 's/.*stage \(.*\) took \([0-9.]*\) ms.*/\1 \2 ms/p' \
+      -e 's/.*\(snapshot read\|delta round fetched\) at \([0-9.]*\) ms.*/\1 at \2 ms/p' \
+      -e 's/^\(huge pages faulted in [0-9]*\)$/\1/p' "$dir/log" | paste -sd ';' -)
     echo "$(cat "$dir/time"); $stages" | tee -a "$dir/rounds"
   done
 done

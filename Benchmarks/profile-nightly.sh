@@ -5,6 +5,9 @@
 # Benchmarks/work/profile-nightly/. Needs the release binaries Benchmarks/run.sh builds.
 #   PROFILE_USERS=100000  people in the tenant
 #   PROFILE_ORGDIR=PATH   the orgdir binary to profile (default: the release build's; `profile-ab.sh` sets it)
+#   PROFILE_CALL_GRAPH=dwarf  unwind stacks from DWARF rather than frame pointers: slower and larger, but it names
+#                             the code that faulted in a fresh page from inside libc or mimalloc, which frame
+#                             pointers leave as [unknown]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,7 +30,9 @@ curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 
 "$orgdir" build --config "$dir/settings.plist" --quiet
 curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": 1001}" \
     "$base/_sandbox/changes" > "$report/changes.json"
-perf record -F 999 -g -o "$dir/perf.data" /usr/bin/time -f '%e %U %S %M' -o "$report/nightly.time" \
+callgraph=(-g)
+[ "${PROFILE_CALL_GRAPH:-}" = dwarf ] && callgraph=(--call-graph dwarf,16384)
+perf record -F 999 "${callgraph[@]}" -o "$dir/perf.data" /usr/bin/time -f '%e %U %S %M' -o "$report/nightly.time" \
     "$orgdir" build --config "$dir/settings.plist" --json --verbose > "$report/nightly.json" 2> "$report/nightly.err"
 demangle() { swift demangle --simplified 2>/dev/null || cat; }
 perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 80 \

@@ -60,6 +60,7 @@ public struct BuildPipeline: Sendable {
         // the snapshot, and each took about a tenth of a 100,000-person nightly run.
         async let prefetchedRound = prefetchRound(after: latest, with: sync, deltaState, now: now)
         let (previous, previousFile) = try loadPrevious(latest)
+        if previous != nil { logger.debug("snapshot read at \((ContinuousClock.now - started).formattedMilliseconds)") }
         // The run before's search tokens are read once the snapshot is decoded, while the round's last pages
         // arrive and the run merges the delta and names managers (one core): only a run with a snapshot to build on
         // has any worth reading. Not earlier, beside the snapshot's decoding on both cores: the render is the first
@@ -80,6 +81,9 @@ public struct BuildPipeline: Sendable {
             preparationStore.load(context: preparationContext, snapshot: $0.name)
         }
         let prefetched = await prefetchedRound
+        if prefetched != nil {
+            logger.debug("delta round fetched at \((ContinuousClock.now - started).formattedMilliseconds)")
+        }
         let publisher = SitePublisher(output: settings.outputDirectory)
         var outcome: DirectorySync.Outcome
         var early: (staging: StagingDirectory, people: PrerenderedPeople)?

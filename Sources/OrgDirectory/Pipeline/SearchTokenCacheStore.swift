@@ -20,7 +20,7 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// Replaces the stored cache; on failure, removes it and rethrows.
     func save(_ tokens: SearchTokenCache, context: RenderFingerprint) throws {
-        try cache.replace(with: tokens.encode(context: context))
+        try cache.replace(encodingInPieces: { out, flush in tokens.encode(context: context, into: &out, flush: flush) })
     }
 
     /// Forgets the stored cache.

@@ -143,11 +143,22 @@ extension SearchTokenCache {
     /// order collected (display order: sorting a hundred thousand ids cost more than the rest of the file).
     /// Numbers are 32-bit little-endian; strings are length-prefixed.
     func encode(context: RenderFingerprint) -> [UInt8] {
-        var out = Self.magic
+        var out: [UInt8] = []
         out.reserveCapacity(64 + table.count * 12 + entries.count * 120)
+        encode(context: context, into: &out) { _ in }
+        return out
+    }
+
+    /// `encode(context:)` appended to `out`, with `flush` called on `out` after each token and each person, so a
+    /// caller can write the file a piece at a time (`StateCacheFile.replace(encodingInPieces:)`).
+    func encode(context: RenderFingerprint, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
+        out.append(contentsOf: Self.magic)
         BinaryRecord.append(context, to: &out)
         BinaryRecord.append(UInt32(table.count), to: &out)
-        for token in table.strings { BinaryRecord.append(token, to: &out) }
+        for token in table.strings {
+            BinaryRecord.append(token, to: &out)
+            flush(&out)
+        }
         BinaryRecord.append(UInt32(entries.count), to: &out)
         // By index, each entry's fields read in place: a zip of the two lists copied every entry out (a retain and
         // a release of its id and its tokens), most of writing the file.
@@ -156,8 +167,8 @@ extension SearchTokenCache {
             BinaryRecord.append(entries[index].key, to: &out)
             BinaryRecord.append(UInt32(entries[index].tokens.count), to: &out)
             BinaryRecord.append(contentsOf: entries[index].tokens, to: &out)
+            flush(&out)
         }
-        return out
     }
 
     /// The cache in `bytes` when they are whole and were made in `context`; nil for anything else (another

@@ -437,7 +437,7 @@ struct PreparedPerson: Sendable {
     init(source: Int, user: borrowing User, folds: inout FoldCache) {
         self.source = source
         (sortKey, slugName, departmentKey) = Self.keys(of: user, folds: &folds)
-        letterSlot = UInt8(SitePerson.letterSlot(forSortKey: sortKey))
+        letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
     }
 
     /// The sort key, slug part and folded department of `user`, as every preparation (early or not) makes them.
@@ -458,7 +458,7 @@ struct PreparedPerson: Sendable {
     ) {
         self.source = source
         self.sortKey = sortKey
-        self.letterSlot = UInt8(SitePerson.letterSlot(forSortKey: sortKey))
+        self.letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
         self.slugName = slugName
         self.departmentKey = departmentKey
         self.ordinarySlug = ordinarySlug
@@ -472,7 +472,7 @@ struct PreparedPerson: Sendable {
         self.source = source
         self.ordinarySlug = ordinarySlug
         sortKey = early.sortKey
-        letterSlot = UInt8(SitePerson.letterSlot(forSortKey: early.sortKey))
+        letterSlot = SitePerson.letterSlot(forSortKey: early.sortKey)
         slugName = early.slugName
         departmentKey = early.departmentKey
         phones = early.phones

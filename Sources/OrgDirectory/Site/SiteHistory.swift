@@ -98,9 +98,19 @@ struct SiteHistory: Sendable {
     /// Why: a nightly run takes every person's page fingerprint, which reads both. Looked up apart, with the stamp
     /// found by date each time, they were three lookups a person, a fifth of taking a fingerprint
     /// (`Benchmarks/profile-nightly.sh`); most people have no event and share the history's start stamp.
-    func person(_ id: String) -> (events: [ChangeHistory.PersonEvent], unchangedSince: SiteStamp?) {
-        guard let events = eventsByPerson[id], let newest = events.first else { return ([], startStamp) }
-        return (events, stampsByDate[newest.date] ?? SiteStamp(newest.date))
+    func person(_ id: String) -> PersonHistory {
+        guard let events = eventsByPerson[id], let newest = events.first else {
+            return PersonHistory(events: [], unchangedSince: startStamp)
+        }
+        return PersonHistory(events: events, unchangedSince: stampsByDate[newest.date] ?? SiteStamp(newest.date))
+    }
+
+    /// What `person(_:)` finds for one person.
+    struct PersonHistory {
+        /// Newest first.
+        let events: [ChangeHistory.PersonEvent]
+        /// See `unchangedSinceStamp(_:)`.
+        let unchangedSince: SiteStamp?
     }
 
     /// The night's page name: the snapshot name without `.json`, reduced to `A-Z a-z 0-9 -` so nothing read

@@ -86,15 +86,19 @@ final class SitePerson: Sendable {
     }
 
     /// The browse letter for a sort key, as its place in `SiteDirectory.letterKeys`: its first letter when it is
-    /// `a`…`z`, else `other`. Leading punctuation ("'t Hooft") is skipped.
-    static func letterSlot(forSortKey key: [UInt8]) -> Int {
+    /// `a`…`z`, else `other`. Leading punctuation ("'t Hooft") is skipped. A byte: the preparation keeps it beside
+    /// its flags (`PreparedPerson.letterSlot`), and there are 27 slots.
+    static func letterSlot(forSortKey key: [UInt8]) -> UInt8 {
         for byte in key {
-            if byte >= 0x61, byte <= 0x7A { return Int(byte - 0x61) }
+            if byte >= 0x61, byte <= 0x7A { return byte - 0x61 }
             let skippable = byte != 0 && byte < 0x80 && !(byte >= 0x30 && byte <= 0x39)
             if !skippable { break }
         }
-        return SiteDirectory.letterKeys.count - 1
+        return otherLetterSlot
     }
+
+    /// The slot of `other` in `SiteDirectory.letterKeys`, its last.
+    static let otherLetterSlot = UInt8(SiteDirectory.letterKeys.count - 1)
 }
 
 /// The users of a directory, once: each `SitePerson` refers to its own here instead of holding a copy. A copy

@@ -169,8 +169,9 @@ extension SiteRenderJob {
         input.add(recordDigest)
         input.add(person.slug)
         input.add(person.departmentFile)
-        let (events, unchangedSince) = history.person(person.user.id)
-        let personStamp = unchangedSince ?? stamp
+        let found = history.person(person.user.id)
+        let events = found.events
+        let personStamp = found.unchangedSince ?? stamp
         input.add(personStamp.display)
         input.add(personStamp.iso)
         if let manager = links.manager {

@@ -48,9 +48,9 @@ struct StateCacheFile: Sendable {
     ///
     /// Why: encoded whole, a state cache was a fresh buffer of its whole size (11 MB of search tokens, 8 MB of export
     /// rows at 100,000 people), and on these machines each fresh 2 MiB page costs about a millisecond to fault in and
-    /// clear: writing the search token file was some 60 of a
-    /// 100,000-person nightly run's 1,200 samples, 40 of them clearing pages (`PROFILE_CALL_GRAPH=dwarf
-    /// Benchmarks/profile-nightly.sh`). One piece's buffer is reused all the way through.
+    /// clear: writing the search token file was some 60 of a 100,000-person nightly run's 1,200 samples, 40 of them
+    /// clearing pages (`PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`). One piece's buffer is reused all
+    /// the way through.
     func replace(
         pieceSize: Int = 256 << 10, encodingInPieces encode: (inout [UInt8], _ flush: (inout [UInt8]) -> Void) -> Void
     ) throws(FileReplacement.Failure) {

@@ -57,7 +57,7 @@ struct StateCacheFile: Sendable {
         try replace { write in
             // The writer outlives nothing here; escaping only lets `flush` hand it to `encode`.
             withoutActuallyEscaping(write) { write in
-                let piece = Piece(size: pieceSize, write: write)
+                let piece = PieceWriter(size: pieceSize, write: write)
                 var buffer: [UInt8] = []
                 buffer.reserveCapacity(pieceSize + 4096)
                 encode(&buffer) { piece.flush(&$0, whole: false) }
@@ -68,7 +68,7 @@ struct StateCacheFile: Sendable {
     }
 
     /// Where `replace(encodingInPieces:)` sends the full buffers, and what came of it.
-    private final class Piece {
+    final class PieceWriter {
         let size: Int
         let write: (UnsafeRawBufferPointer) -> Int32?
         private(set) var written = 0

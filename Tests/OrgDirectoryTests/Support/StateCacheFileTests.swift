@@ -32,6 +32,25 @@ struct StateCacheFileTests {
         }
     }
 
+    @Test("after a piece fails to be written nothing more is written, and the failure and the bytes before it are kept")
+    func aFailedPieceStopsTheWriting() {
+        var calls: [Int] = []
+        let writer = StateCacheFile.PieceWriter(size: 4) { piece in
+            calls.append(piece.count)
+            return calls.count == 2 ? ENOSPC : nil
+        }
+        var buffer: [UInt8] = []
+        for entry in 0..<6 {
+            buffer += [UInt8](repeating: UInt8(entry), count: 3)
+            writer.flush(&buffer, whole: false)
+        }
+        writer.flush(&buffer, whole: true)
+        #expect(calls == [6, 6], "a piece once it holds 4 bytes or more; none after the one that failed")
+        #expect(writer.written == 6)
+        #expect(writer.failed == ENOSPC)
+        #expect(buffer.isEmpty, "the buffer is emptied all the same, so the encoder's memory stays one piece")
+    }
+
     @Test("the search token cache and the export row table read back as they were saved, in pieces of a few bytes")
     func cachesRoundTripInSmallPieces() throws {
         let state = try temporaryFolder()

@@ -31,7 +31,7 @@ public struct ExportRowStore: Sendable {
             cache.remove()
             return
         }
-        try cache.replace(encodingInPieces: { out, flush in rows.encode(into: &out, flush: flush) })
+        try cache.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in try rows.encode(into: &out) })
     }
 
     /// Forgets the stored table (before a publish; the next `save` writes over it, see `StateCacheFile.clear`).

@@ -20,7 +20,9 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// Replaces the stored cache; on failure, removes it and rethrows.
     func save(_ tokens: SearchTokenCache, context: RenderFingerprint) throws {
-        try cache.replace(encodingInPieces: { out, flush in tokens.encode(context: context, into: &out, flush: flush) })
+        try cache.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
+            try tokens.encode(context: context, into: &out)
+        })
     }
 
     /// Forgets the stored cache.

@@ -42,53 +42,36 @@ struct StateCacheFile: Sendable {
         }
     }
 
-    /// `replace(contents:)` with the bytes `encode` appends to the buffer it is handed, written a piece of about
-    /// `pieceSize` bytes at a time: `encode` calls `flush` with the buffer after each entry, and a buffer that holds a
-    /// piece goes to the file and starts over.
+    /// `replace(contents:)` with the bytes `encode` writes through a `PieceBuffer` of `pieceSize` bytes.
     ///
     /// Why: encoded whole, a state cache was a fresh buffer of its whole size (11 MB of search tokens, 8 MB of export
-    /// rows at 100,000 people), and on these machines each fresh 2 MiB page costs about a millisecond to fault in and
-    /// clear: writing the search token file was some 60 of a 100,000-person nightly run's 1,200 samples, 40 of them
-    /// clearing pages (`PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`). One piece's buffer is reused all
-    /// the way through.
+    /// rows at 100,000 people): writing the search token file was some 60 of a 100,000-person nightly run's 1,200
+    /// samples, most of them clearing fresh pages (`PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`, then
+    /// `python3 Benchmarks/scripts/perf_parts.py --part "token file=SearchTokenCache.encode"`).
     func replace(
-        pieceSize: Int = 256 << 10, encodingInPieces encode: (inout [UInt8], _ flush: (inout [UInt8]) -> Void) -> Void
+        pieceSize: Int = 256 << 10,
+        encodingInPieces encode: (inout PieceBuffer<WriteFailure>) throws(WriteFailure) -> Void
     ) throws(FileReplacement.Failure) {
         try replace { write in
-            // The writer outlives nothing here; escaping only lets `flush` hand it to `encode`.
+            // The writer outlives nothing here; escaping only lets the buffer hold it while `encode` runs.
             withoutActuallyEscaping(write) { write in
-                let piece = PieceWriter(size: pieceSize, write: write)
-                var buffer: [UInt8] = []
-                buffer.reserveCapacity(pieceSize + 4096)
-                encode(&buffer) { piece.flush(&$0, whole: false) }
-                piece.flush(&buffer, whole: true)
-                return (piece.written, piece.failed)
+                var out = PieceBuffer<WriteFailure>(pieceSize: pieceSize) { (piece: [UInt8]) throws(WriteFailure) in
+                    if let code = piece.withUnsafeBytes(write) { throw WriteFailure(code: code) }
+                }
+                do throws(WriteFailure) {
+                    try encode(&out)
+                    try out.flush()
+                    return (out.handedOn, nil)
+                } catch {
+                    return (out.handedOn, error.code)
+                }
             }
         }
     }
 
-    /// Where `replace(encodingInPieces:)` sends the full buffers, and what came of it.
-    final class PieceWriter {
-        let size: Int
-        let write: (UnsafeRawBufferPointer) -> Int32?
-        private(set) var written = 0
-        /// The error code of the first piece that could not be written; nothing is written after it.
-        private(set) var failed: Int32?
-
-        init(size: Int, write: @escaping (UnsafeRawBufferPointer) -> Int32?) {
-            self.size = size
-            self.write = write
-        }
-
-        /// Writes `bytes` and empties them, when they hold a piece or are the `whole` rest.
-        func flush(_ bytes: inout [UInt8], whole: Bool) {
-            guard whole || bytes.count >= size else { return }
-            if failed == nil {
-                failed = bytes.withUnsafeBytes(write)
-                if failed == nil { written += bytes.count }
-            }
-            bytes.removeAll(keepingCapacity: true)
-        }
+    /// A piece that could not be written: the error code the write gave.
+    struct WriteFailure: Error {
+        let code: Int32
     }
 
     /// Forgets the file (and the spare its replacements keep).

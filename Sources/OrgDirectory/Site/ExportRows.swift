@@ -356,46 +356,38 @@ extension ExportRows {
     private static let keySize = 16
     private static let spanSize = 12
 
-    /// The table as bytes: a header line, the context digest, the rows' keys, then per export its name, size and
-    /// each row's span (offset, length), in row order.
-    func encode() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + keys.count * (Self.keySize + files.count * Self.spanSize))
-        encode(into: &out) { _ in }
-        return out
-    }
-
-    /// `encode()` appended to `out`, with `flush` called on `out` after each key and each file's span, so a caller
-    /// can write the table a piece at a time (`StateCacheFile.replace(encodingInPieces:)`).
-    func encode(into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
-        out.append(contentsOf: Self.magic)
-        BinaryRecord.append(context, to: &out)
-        BinaryRecord.append(UInt32(keys.count), to: &out)
+    /// The table as bytes, written through `out` (`StateCacheFile.replace(encodingInPieces:)`): a header line, the
+    /// context digest, the rows' keys, then per export its name, size and each row's span (offset, length), in row
+    /// order.
+    func encode<Failure: Error>(into out: inout PieceBuffer<Failure>) throws(Failure) {
+        out.bytes.append(contentsOf: Self.magic)
+        BinaryRecord.append(context, to: &out.bytes)
+        BinaryRecord.append(UInt32(keys.count), to: &out.bytes)
         for key in keys {
-            BinaryRecord.append(key, to: &out)
-            flush(&out)
+            BinaryRecord.append(key, to: &out.bytes)
+            try out.flushIfFull()
         }
-        BinaryRecord.append(UInt32(files.count), to: &out)
+        BinaryRecord.append(UInt32(files.count), to: &out.bytes)
         for (export, file) in files.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            BinaryRecord.append(export.rawValue, to: &out)
-            BinaryRecord.append(file.size, to: &out)
-            Self.append(file, to: &out, flush: flush)
+            BinaryRecord.append(export.rawValue, to: &out.bytes)
+            BinaryRecord.append(file.size, to: &out.bytes)
+            try Self.append(file, to: &out)
         }
-        BinaryRecord.append(stamp, to: &out)
-        BinaryRecord.append(UInt32(kept.count), to: &out)
+        BinaryRecord.append(stamp, to: &out.bytes)
+        BinaryRecord.append(UInt32(kept.count), to: &out.bytes)
         for (kind, file) in kept.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            BinaryRecord.append(kind.rawValue, to: &out)
-            BinaryRecord.append(file.size, to: &out)
-            Self.append(file, to: &out, flush: flush)
+            BinaryRecord.append(kind.rawValue, to: &out.bytes)
+            BinaryRecord.append(file.size, to: &out.bytes)
+            try Self.append(file, to: &out)
         }
     }
 
     /// A file's spans, in row order.
-    private static func append(_ file: File, to out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
+    private static func append<Failure: Error>(_ file: File, to out: inout PieceBuffer<Failure>) throws(Failure) {
         for span in file.spans {
-            BinaryRecord.append(span.offset, to: &out)
-            BinaryRecord.append(span.length, to: &out)
-            flush(&out)
+            BinaryRecord.append(span.offset, to: &out.bytes)
+            BinaryRecord.append(span.length, to: &out.bytes)
+            try out.flushIfFull()
         }
     }
 

@@ -9,7 +9,7 @@ struct ExportWriter {
     let export: SiteExport
     /// The rows copied and where each went.
     private(set) var rows: RowCopier
-    private var out: SiteExports.PieceBuffer
+    private var out: PieceBuffer<any Error>
     private let directory: SiteDirectory
     private let format: Format
 
@@ -31,7 +31,7 @@ struct ExportWriter {
         self.export = export
         self.rows = rows
         self.directory = directory
-        out = SiteExports.PieceBuffer(emit: emit)
+        out = PieceBuffer(pieceSize: SiteExports.pieceSize, emit: emit)
         let visible = SiteExports.Column.allCases.filter { !hidden.contains($0.rawValue) }
         switch export {
         case .csv:

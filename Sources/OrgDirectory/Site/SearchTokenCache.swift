@@ -139,35 +139,27 @@ extension SearchTokenCache {
 extension SearchTokenCache {
     private static let magic = Array("orgdir-search-tokens\n".utf8)
 
-    /// The cache as bytes: a header line, the context digest, the tokens, then each person (id, key, tokens) in the
-    /// order collected (display order: sorting a hundred thousand ids cost more than the rest of the file).
-    /// Numbers are 32-bit little-endian; strings are length-prefixed.
-    func encode(context: RenderFingerprint) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 + table.count * 12 + entries.count * 120)
-        encode(context: context, into: &out) { _ in }
-        return out
-    }
-
-    /// `encode(context:)` appended to `out`, with `flush` called on `out` after each token and each person, so a
-    /// caller can write the file a piece at a time (`StateCacheFile.replace(encodingInPieces:)`).
-    func encode(context: RenderFingerprint, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
-        out.append(contentsOf: Self.magic)
-        BinaryRecord.append(context, to: &out)
-        BinaryRecord.append(UInt32(table.count), to: &out)
+    /// The cache as bytes, written through `out` (`StateCacheFile.replace(encodingInPieces:)`): a header line, the
+    /// context digest, the tokens, then each person (id, key, tokens) in the order collected (display order: sorting
+    /// a hundred thousand ids cost more than the rest of the file). Numbers are 32-bit little-endian; strings are
+    /// length-prefixed.
+    func encode<Failure: Error>(context: RenderFingerprint, into out: inout PieceBuffer<Failure>) throws(Failure) {
+        out.bytes.append(contentsOf: Self.magic)
+        BinaryRecord.append(context, to: &out.bytes)
+        BinaryRecord.append(UInt32(table.count), to: &out.bytes)
         for token in table.strings {
-            BinaryRecord.append(token, to: &out)
-            flush(&out)
+            BinaryRecord.append(token, to: &out.bytes)
+            try out.flushIfFull()
         }
-        BinaryRecord.append(UInt32(entries.count), to: &out)
+        BinaryRecord.append(UInt32(entries.count), to: &out.bytes)
         // By index, each entry's fields read in place: a zip of the two lists copied every entry out (a retain and
         // a release of its id and its tokens), most of writing the file.
         for index in entries.indices {
-            BinaryRecord.append(ids[index], to: &out)
-            BinaryRecord.append(entries[index].key, to: &out)
-            BinaryRecord.append(UInt32(entries[index].tokens.count), to: &out)
-            BinaryRecord.append(contentsOf: entries[index].tokens, to: &out)
-            flush(&out)
+            BinaryRecord.append(ids[index], to: &out.bytes)
+            BinaryRecord.append(entries[index].key, to: &out.bytes)
+            BinaryRecord.append(UInt32(entries[index].tokens.count), to: &out.bytes)
+            BinaryRecord.append(contentsOf: entries[index].tokens, to: &out.bytes)
+            try out.flushIfFull()
         }
     }
 

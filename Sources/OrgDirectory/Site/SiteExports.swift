@@ -8,39 +8,6 @@ enum SiteExports {
     /// Bytes gathered before a piece is handed on.
     static let pieceSize = 1 << 20
 
-    /// Collects bytes and hands them on in pieces of about `pieceSize`.
-    struct PieceBuffer {
-        var bytes: [UInt8] = []
-        let emit: ([UInt8]) throws -> Void
-        /// Bytes handed on so far.
-        private var flushed = 0
-
-        /// Where the next byte goes in the whole file.
-        var position: Int { flushed + bytes.count }
-
-        init(emit: @escaping ([UInt8]) throws -> Void) {
-            self.emit = emit
-            bytes.reserveCapacity(SiteExports.pieceSize + 4_096)
-        }
-
-        mutating func append(_ text: String) throws {
-            bytes.append(contentsOf: text.utf8)
-            try flushIfFull()
-        }
-
-        /// Hands the bytes on once they reach a piece; called after each person.
-        mutating func flushIfFull() throws {
-            if bytes.count >= SiteExports.pieceSize { try flush() }
-        }
-
-        mutating func flush() throws {
-            guard !bytes.isEmpty else { return }
-            try emit(bytes)
-            flushed += bytes.count
-            bytes.removeAll(keepingCapacity: true)
-        }
-    }
-
     /// Columns of the CSV and keys of the JSON, in order, with the Graph property each comes from.
     static let columns: [(key: String, header: String)] = Column.allCases.map { ($0.rawValue, $0.header) }
 

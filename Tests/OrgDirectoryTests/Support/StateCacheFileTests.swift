@@ -12,43 +12,43 @@ struct StateCacheFileTests {
         let state = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let file = StateCacheFile("pieces.bin", in: state)
-        // Entries of 1 to 40 bytes, each flushed after it is appended.
+        // Entries of 1 to 40 bytes, each followed by a check for a full piece.
         let entries = (1...40).map { length in
             [UInt8]((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ length) })
         }
         let whole = entries.flatMap { $0 }
         for pieceSize in [1, 3, 64, 1 << 20] {
-            var flushes = 0
-            try file.replace(pieceSize: pieceSize) { out, flush in
+            try file.replace(pieceSize: pieceSize) { out throws(StateCacheFile.WriteFailure) in
                 for entry in entries {
-                    out.append(contentsOf: entry)
-                    flush(&out)
-                    flushes += 1
+                    out.bytes.append(contentsOf: entry)
+                    try out.flushIfFull()
                 }
             }
             let written = try Data(contentsOf: file.url)
             #expect([UInt8](written) == whole, "piece size \(pieceSize)")
-            #expect(flushes == entries.count)
         }
     }
 
     @Test("after a piece fails to be written nothing more is written, and the failure and the bytes before it are kept")
     func aFailedPieceStopsTheWriting() {
         var calls: [Int] = []
-        let writer = StateCacheFile.PieceWriter(size: 4) { piece in
+        var out = PieceBuffer<StateCacheFile.WriteFailure>(pieceSize: 4) { piece throws(StateCacheFile.WriteFailure) in
             calls.append(piece.count)
-            return calls.count == 2 ? ENOSPC : nil
+            if calls.count == 2 { throw StateCacheFile.WriteFailure(code: ENOSPC) }
         }
-        var buffer: [UInt8] = []
-        for entry in 0..<6 {
-            buffer += [UInt8](repeating: UInt8(entry), count: 3)
-            writer.flush(&buffer, whole: false)
+        var failure: StateCacheFile.WriteFailure?
+        do throws(StateCacheFile.WriteFailure) {
+            for entry in 0..<6 {
+                out.bytes += [UInt8](repeating: UInt8(entry), count: 3)
+                try out.flushIfFull()
+            }
+            try out.flush()
+        } catch {
+            failure = error
         }
-        writer.flush(&buffer, whole: true)
         #expect(calls == [6, 6], "a piece once it holds 4 bytes or more; none after the one that failed")
-        #expect(writer.written == 6)
-        #expect(writer.failed == ENOSPC)
-        #expect(buffer.isEmpty, "the buffer is emptied all the same, so the encoder's memory stays one piece")
+        #expect(out.handedOn == 6)
+        #expect(failure?.code == ENOSPC)
     }
 
     @Test("the search token cache and the export row table read back as they were saved, in pieces of a few bytes")
@@ -61,14 +61,38 @@ struct StateCacheFileTests {
         let cache = try #require(builder.numberedPostings(SiteDirectory(users: users, hiding: [])).cache)
         let context = SearchTokenCacheTests.context
         let tokens = StateCacheFile("search-tokens.bin", in: state)
-        try tokens.replace(pieceSize: 7) { out, flush in cache.encode(context: context, into: &out, flush: flush) }
+        try tokens.replace(pieceSize: 7) { out throws(StateCacheFile.WriteFailure) in
+            try cache.encode(context: context, into: &out)
+        }
         #expect(try [UInt8](Data(contentsOf: tokens.url)) == cache.encode(context: context))
         #expect(tokens.read { SearchTokenCache.decode($0, context: context) } == cache)
 
         let table = try ExportRowsTests.exports(users).table
         let rows = StateCacheFile("export-rows.bin", in: state)
-        try rows.replace(pieceSize: 5) { out, flush in table.encode(into: &out, flush: flush) }
+        try rows.replace(pieceSize: 5) { out throws(StateCacheFile.WriteFailure) in try table.encode(into: &out) }
         #expect(try [UInt8](Data(contentsOf: rows.url)) == table.encode())
         #expect(rows.read { ExportRows.decode($0) } == table)
     }
+}
+
+/// A state cache's bytes whole, gathered from the pieces its encoder writes (the product only writes them to files).
+extension SearchTokenCache {
+    func encode(context: RenderFingerprint) -> [UInt8] {
+        gathered { (out: inout PieceBuffer<Never>) in encode(context: context, into: &out) }
+    }
+}
+
+extension ExportRows {
+    func encode() -> [UInt8] {
+        gathered { (out: inout PieceBuffer<Never>) in encode(into: &out) }
+    }
+}
+
+/// Everything `encode` writes through a piece buffer, one piece after the other.
+func gathered(_ encode: (inout PieceBuffer<Never>) -> Void) -> [UInt8] {
+    var all: [UInt8] = []
+    var out = PieceBuffer<Never>(pieceSize: 1 << 16) { all += $0 }
+    encode(&out)
+    out.flush()
+    return all
 }

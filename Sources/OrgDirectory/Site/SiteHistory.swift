@@ -87,13 +87,7 @@ struct SiteHistory: Sendable {
         self.startStamp = startsAt.flatMap { stamps[$0] }
     }
 
-    /// Since when the person's record is unchanged as far as the retained history knows, as a stamp: their newest
-    /// event's, else the start of the history's; nil when the history holds no change at all.
-    func unchangedSinceStamp(_ id: String) -> SiteStamp? {
-        person(id).unchangedSince
-    }
-
-    /// The person's events (newest first) and `unchangedSinceStamp`, from one lookup by id.
+    /// The person's events (newest first) and since when their record is unchanged, from one lookup by id.
     ///
     /// Why: a nightly run takes every person's page fingerprint, which reads both. Looked up apart, with the stamp
     /// found by date each time, they were three lookups a person, a fifth of taking a fingerprint
@@ -109,7 +103,8 @@ struct SiteHistory: Sendable {
     struct PersonHistory {
         /// Newest first.
         let events: [ChangeHistory.PersonEvent]
-        /// See `unchangedSinceStamp(_:)`.
+        /// Since when the record is unchanged as far as the retained history knows, as a stamp: the newest event's,
+        /// else the start of the history's; nil when the history holds no change at all.
         let unchangedSince: SiteStamp?
     }
 

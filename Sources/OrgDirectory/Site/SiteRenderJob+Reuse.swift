@@ -171,7 +171,7 @@ extension SiteRenderJob {
         input.add(person.departmentFile)
         let found = history.person(person.user.id)
         let events = found.events
-        let personStamp = found.unchangedSince ?? stamp
+        let personStamp = stamp(of: found)
         input.add(personStamp.display)
         input.add(personStamp.iso)
         if let manager = links.manager {

@@ -57,7 +57,13 @@ struct SiteRenderJob: Sendable {
     /// directory then leaves this person's pages byte for byte as they were, so a nightly run rewrites only the
     /// pages of the people who changed.
     func stamp(for person: SitePerson) -> SiteStamp {
-        history.unchangedSinceStamp(person.user.id) ?? stamp
+        stamp(of: history.person(person.user.id))
+    }
+
+    /// `stamp(for:)` from what the history holds for the person: the page and its fingerprint
+    /// (`addFingerprintInput`) take the stamp the same way.
+    func stamp(of found: SiteHistory.PersonHistory) -> SiteStamp {
+        found.unchangedSince ?? stamp
     }
 
     // MARK: - Lists

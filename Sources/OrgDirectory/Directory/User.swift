@@ -79,11 +79,19 @@ public struct ManagerReference: Sendable, Hashable, Codable {
 }
 
 extension User {
-    /// Whether the records at `lhs` and `rhs` are equal (`==`), compared field by field where they lie.
+    /// Equal when every stored property is: `sameRecord`'s one list of fields, so the two cannot drift apart.
+    /// (`hash(into:)` is synthesized over every stored property, so equal records still hash alike.)
+    public static func == (lhs: User, rhs: User) -> Bool {
+        withUnsafePointer(to: lhs) { lhs in withUnsafePointer(to: rhs) { rhs in sameRecord(lhs, rhs) } }
+    }
+
+    /// Whether the records at `lhs` and `rhs` are equal, compared field by field where they lie: the one list of
+    /// fields, which `==` uses too.
     ///
-    /// Why: `==` on two records read from buffers copied each first (a retain and a release of every field), and
-    /// the diff compares everyone with their record of the night before: 16 of its 24 samples in a 100,000-person
-    /// nightly's profile. `User.fingerprintFieldCount` and a test keep the fields here complete.
+    /// Why pointers: `old[i] == new[j]` copied each record out of its buffer first (a retain and a release of every
+    /// field), and the diff compares everyone with their record of the night before: 16 of its 24 samples in a
+    /// 100,000-person nightly's profile. `UserEqualityTests` changes each stored property in turn (and checks it
+    /// has named them all), so a field added to `User` cannot be left out of here unnoticed.
     static func sameRecord(_ lhs: UnsafePointer<User>, _ rhs: UnsafePointer<User>) -> Bool {
         lhs.pointee.id == rhs.pointee.id && lhs.pointee.userPrincipalName == rhs.pointee.userPrincipalName
             && lhs.pointee.displayName == rhs.pointee.displayName && lhs.pointee.givenName == rhs.pointee.givenName

@@ -6,10 +6,20 @@ enum BinaryRecord {
         withUnsafeBytes(of: &value) { out.append(contentsOf: $0) }
     }
 
+    /// Whether this machine keeps numbers little-endian, as the format does: known when compiling, so the choice
+    /// `append(contentsOf:to:)` makes with it folds away in an optimized build.
+    static var hostIsLittleEndian: Bool { UInt32(1).littleEndian == 1 }
+
     /// `numbers` one after the other, as `append` writes each: copied as a block where the machine is
-    /// little-endian (a search token cache holds some two million of them at 100,000 people).
-    static func append(contentsOf numbers: [UInt32], to out: inout [UInt8]) {
-        guard UInt32(1).littleEndian == 1 else {
+    /// little-endian (a search token cache holds some two million of them at 100,000 people), a number at a time
+    /// where it is not.
+    ///
+    /// `littleEndianHost` is the machine's own answer but for tests, which run on little-endian machines and pass
+    /// `false` to reach the number-at-a-time path and check it writes the same bytes.
+    static func append(
+        contentsOf numbers: [UInt32], to out: inout [UInt8], littleEndianHost: Bool = hostIsLittleEndian
+    ) {
+        guard littleEndianHost else {
             for number in numbers { append(number, to: &out) }
             return
         }

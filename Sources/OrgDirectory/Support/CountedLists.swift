@@ -4,32 +4,53 @@
 /// Why: grown as an array each, a value at a time, the lists of a 100,000-person directory (some 450,000 token lists,
 /// 1,000 phone lists, a few million values) were most of making their shards: every array grew by copies, and each
 /// was a place of its own to reach. Here `walk` is called twice, once to count each list's length and once to put
-/// every value in its place, and the lists are slices of one buffer. Counts and values are 32-bit: a list of more
-/// than 2^31 values (a directory of that many people) stops the run.
+/// every value in its place, and the lists are slices of one buffer. Counts and values are 32-bit (half the memory of
+/// `Int`): more than `Int32.max` values in all (a few million at 100,000 people, so a directory of some tens of
+/// millions), or a value beyond it, stops the run with a message naming the limit (`limitPassed`), not a bare trap.
 struct CountedLists: Sendable {
     /// Where each list starts in `values`, then where the last one ends.
     private let starts: [Int32]
     private let values: [Int32]
 
     /// `count` lists filled by `walk`, which hands each value to the function it is given with the list it goes in,
-    /// in the order the values go in each list. Called twice, it must hand over the same values both times.
+    /// in the order the values go in each list. Called twice, it must hand over the same values both times. Values
+    /// are positions, 0 to `Int32.max`.
     init(count: Int, walk: (_ add: (_ list: Int, _ value: Int) -> Void) -> Void) {
         var starts = [Int32](repeating: 0, count: count + 1)
-        walk { list, _ in starts[list + 1] += 1 }
-        for slot in starts.indices.dropFirst() { starts[slot] += starts[slot - 1] }
+        // Lengths wrap rather than trap; the total, counted wide, is checked once after: no list is longer than all of
+        // them, so within `Int32.max` in all, no length wrapped and no start below overflows.
+        var total = 0
+        walk { list, _ in
+            starts[list + 1] &+= 1
+            total += 1
+        }
+        guard total <= Int(Int32.max) else { Self.limitPassed("\(total) values in all") }
+        for slot in starts.indices.dropFirst() { starts[slot] &+= starts[slot - 1] }
         // Filled in order, each list's start moves to its end (the next one's start); one shift puts them back, with
         // no second array of cursors.
-        var values = [Int32](repeating: 0, count: Int(starts[count]))
+        var values = [Int32](repeating: 0, count: total)
         values.withUnsafeMutableBufferPointer { values in
             walk { list, value in
-                values[Int(starts[list])] = Int32(value)
-                starts[list] += 1
+                // One comparison: a negative value, seen as unsigned, is beyond the limit too.
+                guard UInt(bitPattern: value) <= UInt(Int32.max) else { Self.limitPassed("the value \(value)") }
+                values[Int(starts[list])] = Int32(truncatingIfNeeded: value)
+                starts[list] &+= 1
             }
         }
         for slot in starts.indices.dropFirst().reversed() { starts[slot] = starts[slot - 1] }
         starts[0] = 0
         self.starts = starts
         self.values = values
+    }
+
+    /// Stops the run, saying which 32-bit limit `what` passed.
+    ///
+    /// Why `fatalError`, not `precondition`: a release build drops a precondition's message and traps bare, and a
+    /// directory this large is a limit of the search index a person running `orgdir` should be able to read.
+    private static func limitPassed(_ what: String) -> Never {
+        fatalError(
+            "The search index's lists hold at most \(Int32.max) values in all, each from 0 to \(Int32.max) "
+                + "(32-bit, to halve their memory): \(what) passed that.")
     }
 
     /// The values of the lists `lists`, one list after the other.

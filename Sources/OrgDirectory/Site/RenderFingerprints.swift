@@ -29,6 +29,8 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// from a file (then ids are sorted). Held as the render's chunks and indexed only on demand: at a million
     /// people a flat copy and an index nobody reads were about 70 MB at the end of the build, where the peak is.
     private var made: [[Entry]]?
+    /// Where `encode` copies lines from, for fingerprints a render made (see `LineSource`).
+    private var copiedLines: LineSource?
 
     /// One person's fingerprint as a render made it, with the slug their files are named by.
     typealias Entry = (id: String, fingerprint: RenderFingerprint, slug: String)
@@ -43,12 +45,15 @@ public struct RenderFingerprints: Sendable, Equatable {
 
     /// Fingerprints in the order a render made them, in its chunks (an id twice: the last counts); look them
     /// up only through `indexed()`.
-    init(output: String, inOrder chunks: [[Entry]], idOrder: [Int]? = nil) {
+    /// `copying`: an earlier file's lines by display position, whose lines `encode` copies where the fingerprint is
+    /// the same (the line then is too: the fingerprint covers the record, id included, and the slug).
+    init(output: String, inOrder chunks: [[Entry]], idOrder: [Int]? = nil, copying lines: LineSource? = nil) {
         self.output = output
         byID = [:]
         made = chunks
         peopleMade = chunks.reduce(0) { $0 + $1.count }
         madeIDOrder = idOrder?.count == peopleMade ? idOrder : nil
+        copiedLines = lines.flatMap { $0.lineAtPosition.count == peopleMade && $0.lines.slugs != nil ? $0 : nil }
     }
 
     /// These fingerprints with their lookup index built (made by a render, they have none until asked).
@@ -88,17 +93,41 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// `idOrder` (`SiteDirectory.displayPositionsInIDOrder`), a file in id order is merged with the people instead
     /// of looked up id by id. Call on `indexed()` fingerprints.
     func byPosition(in directory: SiteDirectory, idOrder: [Int]?) -> [RenderFingerprint?] {
+        byPosition(in: directory, idOrder: idOrder, keepingLines: false).fingerprints
+    }
+
+    /// `byPosition(in:idOrder:)`, and with `keepingLines`, when the file's lines were merged with the people, where
+    /// each person's line is (`LineSource`, for `encode` to copy the lines that stay as they are).
+    func byPosition(
+        in directory: SiteDirectory, idOrder: [Int]?, keepingLines: Bool
+    ) -> (fingerprints: [RenderFingerprint?], lines: LineSource?) {
         var found = [RenderFingerprint?](repeating: nil, count: directory.people.count)
         if let idOrdered, let idOrder {
+            var lines = keepingLines ? [Int32](repeating: -1, count: directory.people.count) : []
             idOrdered.merge(directory, order: idOrder) { match in
-                if case .both(let position, let line) = match { found[position] = idOrdered.fingerprints[line] }
+                guard case .both(let position, let line) = match else { return }
+                found[position] = idOrdered.fingerprints[line]
+                if keepingLines { lines[position] = Int32(truncatingIfNeeded: line) }
             }
+            return (found, keepingLines ? LineSource(lines: idOrdered, lineAtPosition: lines) : nil)
         } else {
             for (position, person) in directory.people.enumerated() {
                 found[position] = fingerprint(of: person.user.id)
             }
         }
-        return found
+        return (found, nil)
+    }
+
+    /// The lines of an earlier run's file and, by display position of a directory, each person's line there (-1 for
+    /// none): a line whose fingerprint a render made again is the line `encode` would write, so it is copied.
+    ///
+    /// Why: written from the render's own entries, in id order while the render made them in display order, each
+    /// line reached an entry, an id and a slug in places of their own, retained and released: 47 of some 1,130
+    /// samples of a 100,000-person nightly (`Benchmarks/profile-nightly.sh`), in the stage after the publish. The
+    /// file's lines are in id order too, their ids and slugs in one block each.
+    struct LineSource: Sendable {
+        let lines: IDOrderedLines
+        let lineAtPosition: [Int32]
     }
 
     /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
@@ -129,6 +158,20 @@ public struct RenderFingerprints: Sendable, Equatable {
             out.append(UInt8(ascii: "/"))
             out.append(contentsOf: id.utf8)
             out.append(UInt8(ascii: "\n"))
+            try flushIfFull()
+        }
+        /// The line of fingerprint `digest` whose slug and id are entry `index` of `slugs` and `ids` (an earlier
+        /// file's: they were stored, so they can be).
+        func copy(_ index: Int, slugs: PackedBytes, ids: PackedBytes, _ digest: RenderFingerprint) throws(Failure) {
+            digest.appendHex(to: &out)
+            out.append(UInt8(ascii: " "))
+            slugs.withEntry(index) { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "/"))
+            ids.withEntry(index) { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\n"))
+            try flushIfFull()
+        }
+        func flushIfFull() throws(Failure) {
             guard out.count >= pieceSize else { return }
             try emit(out)
             out.removeAll(keepingCapacity: true)
@@ -141,8 +184,21 @@ public struct RenderFingerprints: Sendable, Equatable {
             for (chunk, entries) in made.enumerated() {
                 for offset in entries.indices { chunkOf.append((Int32(chunk), Int32(offset))) }
             }
+            // The earlier file's parts taken out once, not reached through it on every line.
+            let lineAt = copiedLines?.lineAtPosition ?? []
+            let copiedFingerprints = copiedLines?.lines.fingerprints ?? []
+            let copiedIDs = copiedLines?.lines.ids
+            let copiedSlugs = copiedLines?.lines.slugs
             for position in madeIDOrder {
                 let (chunk, offset) = chunkOf[position]
+                // The fingerprint read in place: copying the entry retained its id and its slug.
+                let fingerprint = made[Int(chunk)].withUnsafeBufferPointer { $0[Int(offset)].fingerprint }
+                if let copiedIDs, let copiedSlugs, case let line = Int(lineAt[position]), line >= 0,
+                    copiedFingerprints[line] == fingerprint
+                {
+                    try copy(line, slugs: copiedSlugs, ids: copiedIDs, fingerprint)
+                    continue
+                }
                 let entry = made[Int(chunk)][Int(offset)]
                 if Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
             }

@@ -80,9 +80,11 @@ public struct SiteRenderer: Sendable {
         let idOrder = published == nil ? nil : directory.displayPositionsInIDOrder()
         // The two merges side by side: one after the other, the other core waited for each (some 30 ms apiece at
         // 100,000 people) before any render task started.
-        let (previousByPosition, inPlaceByPosition) = BothAtOnce.run(
+        // The spare's lines, read with their slugs, are where the new file copies the lines that stay (`LineSource`).
+        let (previousByPosition, inPlaceMerged) = BothAtOnce.run(
             { previous?.byPosition(in: directory, idOrder: idOrder) },
-            { inPlace?.byPosition(in: directory, idOrder: idOrder) })
+            { inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true) })
+        let inPlaceByPosition = inPlaceMerged?.fingerprints
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
@@ -214,7 +216,7 @@ public struct SiteRenderer: Sendable {
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints),
-                idOrder: idOrder)
+                idOrder: idOrder, copying: inPlaceMerged?.lines)
         }
         BackgroundRelease.drop((consume job, consume directory))
         return report

@@ -41,17 +41,26 @@ struct RenderFingerprintIDOrderTests {
         #expect(read.staleSlugs(in: directory, idOrder: order) == [])
     }
 
+    /// Two random shares of `everyone`, for a site before and one now, one in `renamedOneIn` of now's people renamed
+    /// since.
+    private static func beforeAndNow(
+        _ everyone: [User], renamedOneIn: Int, using generator: inout ByteKeyOrderTests.SplitMix
+    ) -> (before: [User], now: [User]) {
+        let before = everyone.filter { _ in Int.random(in: 0..<5, using: &generator) != 0 }
+        var now = everyone.filter { _ in Int.random(in: 0..<5, using: &generator) != 0 }
+        for index in now.indices where Int.random(in: 0..<renamedOneIn, using: &generator) == 0 {
+            now[index].displayName += " Renamed"
+        }
+        return (before, now)
+    }
+
     @Test("merged with a changed directory, the lines give each person's fingerprint and the stale slugs a map gives")
     func mergeAgreesWithAMap() throws {
         var generator = ByteKeyOrderTests.SplitMix(state: 5)
         let everyone = SiteBenchmarkDirectory.users(count: 400)
         for round in 0..<12 {
             // The site before: a random share of everyone, with slugs of their own; some of them renamed since.
-            let before = everyone.filter { _ in Int.random(in: 0..<5, using: &generator) != 0 }
-            var now = everyone.filter { _ in Int.random(in: 0..<5, using: &generator) != 0 }
-            for index in now.indices where Int.random(in: 0..<20, using: &generator) == 0 {
-                now[index].displayName += " Renamed"
-            }
+            let (before, now) = Self.beforeAndNow(everyone, renamedOneIn: 20, using: &generator)
             let old = SiteDirectory(users: before, hiding: [])
             let directory = SiteDirectory(users: now, hiding: [])
             let oldEntries = old.people.map { person in
@@ -70,6 +79,63 @@ struct RenderFingerprintIDOrderTests {
             #expect(read.staleSlugs(in: directory, idOrder: order) == expected, "round \(round)")
             #expect(read.staleSlugs(in: directory) == expected, "the order worked out when not given")
         }
+    }
+
+    @Test("lines copied from an earlier file where a fingerprint stayed are the bytes written from the render's own")
+    func copiedLinesAreTheLinesWritten() throws {
+        var generator = ByteKeyOrderTests.SplitMix(state: 11)
+        let everyone = SiteBenchmarkDirectory.users(count: 400)
+        /// As a render's: the fingerprint covers the record (id included) and the slug.
+        func entries(of directory: SiteDirectory) -> [RenderFingerprints.Entry] {
+            directory.people.map { person in
+                var input = FingerprintInput()
+                input.add(person.user.id)
+                input.add(person.user.displayName)
+                input.add(person.slug)
+                return (person.user.id, input.fingerprint, person.slug)
+            }
+        }
+        for round in 0..<8 {
+            // The spare's site: a random share of everyone; now: another, some renamed (a new fingerprint, and some a
+            // new slug), joiners with no line and leavers with a line nobody has.
+            let (before, now) = Self.beforeAndNow(everyone, renamedOneIn: 10, using: &generator)
+            let old = SiteDirectory(users: before, hiding: [])
+            let earlier = try #require(
+                decoded(
+                    RenderFingerprints(
+                        output: Self.output, inOrder: [entries(of: old)], idOrder: old.displayPositionsInIDOrder()
+                    ).encoded()))
+            let directory = SiteDirectory(users: now, hiding: [])
+            let order = try #require(directory.displayPositionsInIDOrder())
+            let merged = earlier.byPosition(in: directory, idOrder: order, keepingLines: true)
+            let lines = try #require(merged.lines)
+            #expect(merged.fingerprints == earlier.byPosition(in: directory, idOrder: order))
+            let made = entries(of: directory)
+            let copied = lines.lineAtPosition.indices.filter { position in
+                lines.lineAtPosition[position] >= 0
+                    && lines.lines.fingerprints[Int(lines.lineAtPosition[position])] == made[position].fingerprint
+            }
+            #expect(copied.count > made.count / 2 && copied.count < made.count, "round \(round): some lines copied")
+            // In chunks as a render makes them.
+            let chunks = stride(from: 0, to: made.count, by: 32).map { Array(made[$0..<min($0 + 32, made.count)]) }
+            let written = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order)
+            let copying = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: lines)
+            #expect(copying.encoded() == written.encoded(), "round \(round)")
+        }
+    }
+
+    @Test("lines are not copied from a file without slugs: every line is written from the render's own")
+    func noCopiesFromAFileWithoutSlugs() throws {
+        let users = SiteBenchmarkDirectory.users(count: 50)
+        let directory = SiteDirectory(users: users, hiding: [])
+        let order = try #require(directory.displayPositionsInIDOrder())
+        let entries = directory.people.map { ($0.user.id, RenderFingerprint(high: 9, low: UInt64($0.index)), $0.slug) }
+        let made = RenderFingerprints(output: Self.output, inOrder: [entries], idOrder: order)
+        let withoutSlugs = try #require(decoded(made.encoded(), slugs: false))
+        let lines = try #require(withoutSlugs.byPosition(in: directory, idOrder: order, keepingLines: true).lines)
+        #expect(lines.lineAtPosition.allSatisfy { $0 >= 0 })
+        let copying = RenderFingerprints(output: Self.output, inOrder: [entries], idOrder: order, copying: lines)
+        #expect(copying.encoded() == made.encoded())
     }
 
     @Test("a file in another order, as older runs wrote, is still read, through a map of ids")

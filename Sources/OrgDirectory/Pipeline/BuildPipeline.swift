@@ -115,11 +115,18 @@ public struct BuildPipeline: Sendable {
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
-        people.sortByID()  // a delta run's are already
+        // In the snapshot's order (by id, byte-wise), checked once here: the diff and the snapshot take it as it is.
+        // A delta run's people are in it already; a full run's are sorted by the parallel sort, then put in byte
+        // order (the same order for ASCII ids, Graph's).
+        if !Snapshot.isCanonicallyOrdered(people) {
+            people.sortByID()
+            people = Snapshot.canonicallySorted(people)
+        }
         // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
         // guard), so the diff stays empty rather than holding a second copy of everyone.
         var unequal: Set<String> = []
-        let diff = previous.map { DirectoryDiff.between($0.people, people, unequal: &unequal) } ?? DirectoryDiff()
+        let diff =
+            previous.map { DirectoryDiff.between(canonical: $0.people, people, unequal: &unequal) } ?? DirectoryDiff()
         let changes = (
             joiners: previous == nil ? people.count : diff.joiners.count, leavers: diff.leavers.count,
             changed: diff.changed.count
@@ -148,7 +155,7 @@ public struct BuildPipeline: Sendable {
             syncKind: outcome.kind, fingerprint: sync.fingerprint)
         // The snapshot is written while the site renders (the render's first step runs on one core) and becomes
         // the latest snapshot only once the site is published.
-        let snapshot = Snapshot(metadata: metadata, people: people)
+        let snapshot = Snapshot(metadata: metadata, canonicallyOrdered: people)
         async let pendingSnapshot = Self.prepareSnapshot(
             snapshot, in: snapshots, reusing: previousFile, unequal: unequal, as: snapshotName)
         // The kept preparations describe the previous snapshot's people: only theirs whose record is unchanged count.

@@ -42,6 +42,8 @@ struct SiteHistory: Sendable {
     private let stampsByDate: [Date: SiteStamp]
     /// `startsAt`'s stamp: everyone's without an event.
     private let startStamp: SiteStamp?
+    /// The people of the directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
+    private var placement: (people: [SitePerson], histories: [Int: PersonHistory])?
 
     init(_ history: ChangeHistory, hiding hidden: Set<String>) {
         var nights: [Night] = []
@@ -97,6 +99,34 @@ struct SiteHistory: Sendable {
             return PersonHistory(events: [], unchangedSince: startStamp)
         }
         return PersonHistory(events: events, unchangedSince: stampsByDate[newest.date] ?? SiteStamp(newest.date))
+    }
+
+    /// This history with everyone's events placed by display position in `directory` (see `person(_:)` for a
+    /// `SitePerson`); as it is when two of the directory's people share an id (a position by id is then not theirs).
+    ///
+    /// Why: a nightly run takes everyone's page fingerprint, which looks their history up: by id, that hashed each of
+    /// a hundred thousand ids (reached in a place of its own) for the few thousand people with an event, 21 of some
+    /// 1,130 samples of a 100,000-person nightly (`Benchmarks/profile-nightly.sh`). By position, those few thousand
+    /// are placed once.
+    func placed(in directory: SiteDirectory) -> SiteHistory {
+        guard directory.positionByID.count == directory.people.count else { return self }
+        var histories: [Int: PersonHistory] = [:]
+        histories.reserveCapacity(eventsByPerson.count)
+        for id in eventsByPerson.keys {
+            if let position = directory.positionByID[id] { histories[position] = person(id) }
+        }
+        var placed = self
+        placed.placement = (directory.people, histories)
+        return placed
+    }
+
+    /// `person(_:)` of `person`'s id: found by their display position when they are the person there in the directory
+    /// this history was `placed(in:)`, else by id.
+    func person(_ person: SitePerson) -> PersonHistory {
+        guard let placement, placement.people.indices.contains(person.index),
+            placement.people[person.index] === person
+        else { return self.person(person.user.id) }
+        return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startStamp)
     }
 
     /// What `person(_:)` finds for one person.

@@ -169,7 +169,7 @@ extension SiteRenderJob {
         input.add(recordDigest)
         input.add(person.slug)
         input.add(person.departmentFile)
-        let found = history.person(person.user.id)
+        let found = history.person(person)
         let events = found.events
         let personStamp = stamp(of: found)
         input.add(personStamp.display)

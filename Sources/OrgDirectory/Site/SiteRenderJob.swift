@@ -57,7 +57,7 @@ struct SiteRenderJob: Sendable {
     /// directory then leaves this person's pages byte for byte as they were, so a nightly run rewrites only the
     /// pages of the people who changed.
     func stamp(for person: SitePerson) -> SiteStamp {
-        stamp(of: history.person(person.user.id))
+        stamp(of: history.person(person))
     }
 
     /// `stamp(for:)` from what the history holds for the person: the page and its fingerprint

@@ -65,7 +65,7 @@ public struct SiteRenderer: Sendable {
             ? RowMatch.make(directory, previous: exportRows, hiding: options.hideFields) : nil
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
-            history: SiteHistory(history, hiding: options.hideFields), tokenCache: searchTokens,
+            history: SiteHistory(history, hiding: options.hideFields).placed(in: directory), tokenCache: searchTokens,
             keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil,
             rowMatch: match, keptRowFiles: keptRows
         )

@@ -39,4 +39,36 @@ struct SiteHistoryLookupTests {
         #expect(anyone.unchangedSince == nil)
         #expect(history.person(SiteFixtures.ivan.id).unchangedSince == nil)
     }
+
+    @Test("placed in a directory, a person is found by display position as by id, and anyone else still by id")
+    func placedByPosition() throws {
+        let history = SiteHistory(SiteFixtures.history, hiding: [])
+        let directory = SiteDirectory(users: SiteFixtures.friendly, hiding: [])
+        let placed = history.placed(in: directory)
+        #expect(directory.people.contains { !history.person($0.user.id).events.isEmpty }, "someone has events")
+        #expect(directory.people.contains { history.person($0.user.id).events.isEmpty }, "someone has none")
+        for person in directory.people {
+            let byID = history.person(person.user.id)
+            #expect(placed.person(person).events == byID.events, "\(person.user.id)")
+            #expect(placed.person(person).unchangedSince == byID.unchangedSince, "\(person.user.id)")
+        }
+        // Not the directory's own person at that position (a person made alone): found by id.
+        let alone = SitePerson(
+            user: SiteFixtures.jurgen, index: 0, slug: "jurgen", letter: "m", departmentFile: nil)
+        #expect(placed.person(alone).events == history.person(SiteFixtures.jurgen.id).events)
+        #expect(!placed.person(alone).events.isEmpty)
+    }
+
+    @Test("in a directory where two people share an id, everyone is found by id")
+    func sharedIDsAreNotPlaced() {
+        let history = SiteHistory(SiteFixtures.history, hiding: [])
+        var twin = SiteFixtures.jurgen
+        twin.displayName = "Jürgen Twin"
+        let directory = SiteDirectory(users: SiteFixtures.friendly + [twin], hiding: [])
+        let placed = history.placed(in: directory)
+        for person in directory.people {
+            #expect(placed.person(person).events == history.person(person.user.id).events)
+            #expect(placed.person(person).unchangedSince == history.person(person.user.id).unchangedSince)
+        }
+    }
 }

@@ -26,7 +26,7 @@ struct PersonLinks: Sendable {
 
     /// The links of `user` as `directory` resolves them.
     init(of user: borrowing User, in directory: borrowing SiteDirectory) {
-        self.init(id: user.id, manager: user.manager, in: directory)
+        self.init(manager: user.manager, reports: directory.reportsByManagerID[user.id] ?? [], in: directory)
     }
 
     /// The links of `person` as `directory` resolves them. Reads the two fields it needs: passing the whole user
@@ -34,11 +34,12 @@ struct PersonLinks: Sendable {
     /// directory is borrowed: an initializer's parameters are otherwise owned, and the caller copied the whole
     /// `SiteDirectory` (a retain of each of its fields) for every person it linked.
     init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
-        self.init(id: person.user.id, manager: person.user.manager, in: directory)
+        self.init(manager: person.user.manager, reports: directory.reports(of: person), in: directory)
     }
 
-    /// The links of the person with `id` and the record's `manager`, as `directory` resolves them.
-    private init(id: String, manager reference: ManagerReference?, in directory: borrowing SiteDirectory) {
+    /// The links of a person whose record names `manager` and whose direct reports are at `positions` of `directory`.
+    private init(manager reference: ManagerReference?, reports positions: [Int], in directory: borrowing SiteDirectory)
+    {
         if let reference {
             let position = directory.positionByID[reference.id]
             manager = Manager(
@@ -47,7 +48,7 @@ struct PersonLinks: Sendable {
         } else {
             manager = nil
         }
-        reports = (directory.reportsByManagerID[id] ?? []).map { position in
+        reports = positions.map { position in
             let report = directory.people[position]
             return Report(name: report.user.displayName, slug: report.slug, jobTitle: report.user.jobTitle)
         }

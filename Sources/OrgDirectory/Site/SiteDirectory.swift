@@ -14,6 +14,11 @@ struct SiteDirectory: Sendable {
     let prerenderedCount: Int
     /// Positions of each manager's direct reports (by the manager's id), in display order.
     let reportsByManagerID: [String: [Int]]
+    /// The same lists by the manager's display position (empty for someone with no reports); empty altogether when
+    /// two people share an id, whose reports only an id can find. Why: a nightly run links everyone to take their
+    /// page fingerprint, and by id that hashed a hundred thousand ids, each reached in a place of its own, to find
+    /// the reports of the few thousand managers (see `reports(of:)`).
+    private let reportsByPosition: [[Int]]
     /// Departments in display order, with the positions of their people.
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
@@ -265,6 +270,7 @@ struct SiteDirectory: Sendable {
         self.positionByID = lookups.positionByID
         self.prerenderedCount = lookups.prerendered
         self.reportsByManagerID = lookups.reports
+        self.reportsByPosition = lookups.reportsByPosition
         self.departments = made.departments
         self.letters = made.letterLists
     }
@@ -328,7 +334,7 @@ struct SiteDirectory: Sendable {
     /// in place, never copying a person's whole record.
     private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
-        reports: [String: [Int]], prerendered: Int
+        reports: [String: [Int]], reportsByPosition: [[Int]], prerendered: Int
     ) {
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
@@ -350,7 +356,27 @@ struct SiteDirectory: Sendable {
                 reports[manager.id, default: []].append(index)
             }
         }
-        return (searchTokens, digests.count == order.count ? digests : [], positionByID, reports, prerendered)
+        // By the manager's position too, when every id is one person's: a lookup per manager here, not per person later.
+        var reportsByPosition: [[Int]] = []
+        if positionByID.count == order.count {
+            reportsByPosition = Array(repeating: [], count: order.count)
+            for (manager, list) in reports {
+                if let position = positionByID[manager] { reportsByPosition[position] = list }
+            }
+        }
+        return (
+            searchTokens, digests.count == order.count ? digests : [], positionByID, reports, reportsByPosition,
+            prerendered
+        )
+    }
+
+    /// The display positions of `person`'s direct reports: by their position when they are the directory's person
+    /// there (`reportsByPosition`), else by id.
+    func reports(of person: SitePerson) -> [Int] {
+        guard reportsByPosition.indices.contains(person.index), people[person.index] === person else {
+            return reportsByManagerID[person.user.id] ?? []
+        }
+        return reportsByPosition[person.index]
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

@@ -71,6 +71,28 @@ struct SiteDirectoryTests {
         #expect(twins.count == 2 && twins[0] != twins[1] && twins[1].hasSuffix("-2"))
     }
 
+    @Test("each person's direct reports are found by position as by the id, unless two people share an id")
+    func reportsByPositionAsByID() throws {
+        var users = SiteBenchmarkDirectory.users(count: 3_000)
+        for index in stride(from: 0, to: users.count, by: 3) {
+            users[index].manager = ManagerReference(id: users[(index * 17) % 50].id, displayName: nil)
+        }
+        let directory = SiteDirectory(users: users, hiding: [])
+        #expect(directory.people.contains { directory.reports(of: $0).count > 1 }, "some managers")
+        for person in directory.people {
+            #expect(directory.reports(of: person) == directory.reportsByManagerID[person.user.id] ?? [])
+        }
+        // Not the directory's own person at that position: found by id.
+        let manager = try #require(directory.people.first { !directory.reports(of: $0).isEmpty })
+        let alone = SitePerson(user: manager.user, index: 0, slug: manager.slug, letter: "a", departmentFile: nil)
+        #expect(directory.reports(of: alone) == directory.reportsByManagerID[manager.user.id])
+        // Two people with one id (`users()` has twins): by id for everyone, each twin's reports the id's.
+        let twins = SiteDirectory(users: Self.users(), hiding: [])
+        for person in twins.people {
+            #expect(twins.reports(of: person) == twins.reportsByManagerID[person.user.id] ?? [])
+        }
+    }
+
     @Test(
         "each person of a directory reads the user they were made from, hidden fields removed, with or without hiding",
         arguments: [Set<String>(), ["mobilePhone", "mail"]])

@@ -29,24 +29,38 @@ struct PersonLinks: Sendable {
         self.init(manager: user.manager, reports: directory.reportsByManagerID[user.id] ?? [], in: directory)
     }
 
-    /// The links of `person` as `directory` resolves them. Reads the two fields it needs: passing the whole user
+    /// The links of `person` as `directory` resolves them: by `person`'s display position where the directory has
+    /// placed them (`SiteDirectory.placedLinks`), else by id. Reads the two fields it needs: passing the whole user
     /// out of the directory's list copies every field, for each of a nightly run's hundred thousand people. The
     /// directory is borrowed: an initializer's parameters are otherwise owned, and the caller copied the whole
     /// `SiteDirectory` (a retain of each of its fields) for every person it linked.
     init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
-        self.init(manager: person.user.manager, reports: directory.reports(of: person), in: directory)
+        let reference = person.user.manager
+        guard let placed = directory.placedLinks(of: person) else {
+            self.init(manager: reference, reports: directory.reportsByManagerID[person.user.id] ?? [], in: directory)
+            return
+        }
+        self.init(manager: reference, at: placed.manager, reports: placed.reports, in: directory)
     }
 
     /// The links of a person whose record names `manager` and whose direct reports are at `positions` of `directory`.
     private init(manager reference: ManagerReference?, reports positions: [Int], in directory: borrowing SiteDirectory)
     {
-        if let reference {
-            let position = directory.positionByID[reference.id]
-            manager = Manager(
-                name: reference.displayName ?? position.map { directory.people[$0].user.displayName },
-                slug: position.map { directory.people[$0].slug })
-        } else {
-            manager = nil
+        self.init(
+            manager: reference, at: reference.flatMap { directory.positionByID[$0.id] }, reports: positions,
+            in: directory)
+    }
+
+    /// The links of a person whose record names `manager`, who is at `managerPosition` of `directory` when on the
+    /// site, and whose direct reports are at `positions`.
+    private init(
+        manager reference: ManagerReference?, at managerPosition: Int?, reports positions: [Int],
+        in directory: borrowing SiteDirectory
+    ) {
+        manager = reference.map { reference in
+            Manager(
+                name: reference.displayName ?? managerPosition.map { directory.people[$0].user.displayName },
+                slug: managerPosition.map { directory.people[$0].slug })
         }
         reports = positions.map { position in
             let report = directory.people[position]

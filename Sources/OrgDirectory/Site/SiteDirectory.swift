@@ -14,11 +14,12 @@ struct SiteDirectory: Sendable {
     let prerenderedCount: Int
     /// Positions of each manager's direct reports (by the manager's id), in display order.
     let reportsByManagerID: [String: [Int]]
-    /// The same lists by the manager's display position (empty for someone with no reports); empty altogether when
-    /// two people share an id, whose reports only an id can find. Why: a nightly run links everyone to take their
-    /// page fingerprint, and by id that hashed a hundred thousand ids, each reached in a place of its own, to find
-    /// the reports of the few thousand managers (see `reports(of:)`).
+    /// The same lists by the manager's display position (empty for someone with no reports), and each person's
+    /// manager's position (-1 for none on the site); both empty when two people share an id, whose links only an id
+    /// can find. Why: a nightly run links everyone to take their page fingerprint, and by id that hashed two ids a
+    /// person, each reached in a place of its own (see `placedLinks(of:)`).
     private let reportsByPosition: [[Int]]
+    private let managerByPosition: [Int32]
     /// Departments in display order, with the positions of their people.
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
@@ -270,7 +271,8 @@ struct SiteDirectory: Sendable {
         self.positionByID = lookups.positionByID
         self.prerenderedCount = lookups.prerendered
         self.reportsByManagerID = lookups.reports
-        self.reportsByPosition = lookups.reportsByPosition
+        self.reportsByPosition = lookups.placed.reports
+        self.managerByPosition = lookups.placed.managers
         self.departments = made.departments
         self.letters = made.letterLists
     }
@@ -334,7 +336,7 @@ struct SiteDirectory: Sendable {
     /// in place, never copying a person's whole record.
     private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
-        reports: [String: [Int]], reportsByPosition: [[Int]], prerendered: Int
+        reports: [String: [Int]], placed: (reports: [[Int]], managers: [Int32]), prerendered: Int
     ) {
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
@@ -356,27 +358,28 @@ struct SiteDirectory: Sendable {
                 reports[manager.id, default: []].append(index)
             }
         }
-        // By the manager's position too, when every id is one person's: a lookup per manager here, not per person later.
-        var reportsByPosition: [[Int]] = []
+        // By position too, when every id is one person's: a lookup per manager here, not two per person later. A
+        // manager on the site is the manager of exactly the people in their list of reports.
+        var placed: (reports: [[Int]], managers: [Int32]) = ([], [])
         if positionByID.count == order.count {
-            reportsByPosition = Array(repeating: [], count: order.count)
+            placed = (Array(repeating: [], count: order.count), Array(repeating: -1, count: order.count))
             for (manager, list) in reports {
-                if let position = positionByID[manager] { reportsByPosition[position] = list }
+                guard let position = positionByID[manager] else { continue }
+                placed.reports[position] = list
+                for report in list { placed.managers[report] = Int32(truncatingIfNeeded: position) }
             }
         }
         return (
-            searchTokens, digests.count == order.count ? digests : [], positionByID, reports, reportsByPosition,
-            prerendered
+            searchTokens, digests.count == order.count ? digests : [], positionByID, reports, placed, prerendered
         )
     }
 
-    /// The display positions of `person`'s direct reports: by their position when they are the directory's person
-    /// there (`reportsByPosition`), else by id.
-    func reports(of person: SitePerson) -> [Int] {
-        guard reportsByPosition.indices.contains(person.index), people[person.index] === person else {
-            return reportsByManagerID[person.user.id] ?? []
-        }
-        return reportsByPosition[person.index]
+    /// The display positions of `person`'s manager (nil when not on the site) and direct reports, by `person`'s own
+    /// position when they are the directory's person there; nil otherwise (look them up by id).
+    func placedLinks(of person: SitePerson) -> (manager: Int?, reports: [Int])? {
+        guard reportsByPosition.indices.contains(person.index), people[person.index] === person else { return nil }
+        let manager = managerByPosition[person.index]
+        return (manager < 0 ? nil : Int(manager), reportsByPosition[person.index])
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

@@ -71,26 +71,35 @@ struct SiteDirectoryTests {
         #expect(twins.count == 2 && twins[0] != twins[1] && twins[1].hasSuffix("-2"))
     }
 
-    @Test("each person's direct reports are found by position as by the id, unless two people share an id")
-    func reportsByPositionAsByID() throws {
+    @Test("each person's manager and direct reports are found by position as by the ids, unless two share an id")
+    func linksByPositionAsByID() throws {
         var users = SiteBenchmarkDirectory.users(count: 3_000)
         for index in stride(from: 0, to: users.count, by: 3) {
             users[index].manager = ManagerReference(id: users[(index * 17) % 50].id, displayName: nil)
         }
+        users[1].manager = ManagerReference(id: "not-on-the-site", displayName: "Gone")
+        users[2].manager = ManagerReference(id: users[2].id, displayName: nil)
         let directory = SiteDirectory(users: users, hiding: [])
-        #expect(directory.people.contains { directory.reports(of: $0).count > 1 }, "some managers")
+        /// What the ids find.
+        func byID(_ person: SitePerson) -> (manager: Int?, reports: [Int]) {
+            (
+                person.user.manager.flatMap { directory.positionByID[$0.id] },
+                directory.reportsByManagerID[person.user.id] ?? []
+            )
+        }
+        #expect(directory.people.contains { byID($0).reports.count > 1 }, "some managers")
+        #expect(directory.people.contains { $0.user.manager != nil && byID($0).manager == nil }, "one not on the site")
         for person in directory.people {
-            #expect(directory.reports(of: person) == directory.reportsByManagerID[person.user.id] ?? [])
+            let placed = try #require(directory.placedLinks(of: person))
+            #expect(placed.manager == byID(person).manager && placed.reports == byID(person).reports)
         }
-        // Not the directory's own person at that position: found by id.
-        let manager = try #require(directory.people.first { !directory.reports(of: $0).isEmpty })
+        // Not the directory's own person at that position: not placed (found by id).
+        let manager = try #require(directory.people.first { !byID($0).reports.isEmpty })
         let alone = SitePerson(user: manager.user, index: 0, slug: manager.slug, letter: "a", departmentFile: nil)
-        #expect(directory.reports(of: alone) == directory.reportsByManagerID[manager.user.id])
-        // Two people with one id (`users()` has twins): by id for everyone, each twin's reports the id's.
+        #expect(directory.placedLinks(of: alone) == nil)
+        // Two people with one id (`users()` has twins): nobody is placed.
         let twins = SiteDirectory(users: Self.users(), hiding: [])
-        for person in twins.people {
-            #expect(twins.reports(of: person) == twins.reportsByManagerID[person.user.id] ?? [])
-        }
+        #expect(twins.people.allSatisfy { twins.placedLinks(of: $0) == nil })
     }
 
     @Test(

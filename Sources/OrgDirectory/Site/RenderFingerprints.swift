@@ -32,8 +32,11 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// Where `encode` copies lines from, for fingerprints a render made (see `LineSource`).
     private var copiedLines: LineSource?
 
-    /// One person's fingerprint as a render made it, with the slug their files are named by.
-    typealias Entry = (id: String, fingerprint: RenderFingerprint, slug: String)
+    /// One person's fingerprint as a render made it, with the slug their files are named by. The id is nil for
+    /// someone whose line `encode` copies from an earlier file (`LineSource.copies(count:)`): reaching each person's id
+    /// in the render, in a place of its own, was a retain and a cache miss for each of a hundred thousand people
+    /// (some 22 of 1,100 samples of a nightly, `Benchmarks/profile-nightly.sh`) for lines nobody writes.
+    typealias Entry = (id: String?, fingerprint: RenderFingerprint, slug: String)
 
     /// The first line of the file: names the format and its version.
     static let header = "orgdir render fingerprints 2"
@@ -53,7 +56,7 @@ public struct RenderFingerprints: Sendable, Equatable {
         made = chunks
         peopleMade = chunks.reduce(0) { $0 + $1.count }
         madeIDOrder = idOrder?.count == peopleMade ? idOrder : nil
-        copiedLines = lines.flatMap { $0.lineAtPosition.count == peopleMade && $0.lines.slugs != nil ? $0 : nil }
+        copiedLines = lines.flatMap { lines in peopleMade.map(lines.copies(count:)) == true ? lines : nil }
     }
 
     /// These fingerprints with their lookup index built (made by a render, they have none until asked).
@@ -62,7 +65,7 @@ public struct RenderFingerprints: Sendable, Equatable {
         var indexed = self
         indexed.byID.reserveCapacity(made.reduce(0) { $0 + $1.count })
         for chunk in made {
-            for entry in chunk { indexed.byID[entry.id] = entry.fingerprint }
+            for entry in chunk { if let id = entry.id { indexed.byID[id] = entry.fingerprint } }
         }
         indexed.slugs = made.flatMap { $0.map(\.slug) }
         return indexed
@@ -128,6 +131,12 @@ public struct RenderFingerprints: Sendable, Equatable {
     struct LineSource: Sendable {
         let lines: IDOrderedLines
         let lineAtPosition: [Int32]
+
+        /// Whether `encode` copies from these lines for a render of `count` people: every line has its slug, and the
+        /// positions are the render's. A render leaves out the ids of the people it finds here only when it does.
+        func copies(count: Int) -> Bool {
+            lines.slugs != nil && lineAtPosition.count == count
+        }
     }
 
     /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
@@ -200,11 +209,13 @@ public struct RenderFingerprints: Sendable, Equatable {
                     continue
                 }
                 let entry = made[Int(chunk)][Int(offset)]
-                if Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
+                if let id = entry.id, Self.isStorable(id) { try line(id, entry.fingerprint, entry.slug) }
             }
         } else if let made {
             for chunk in made {
-                for entry in chunk where Self.isStorable(entry.id) { try line(entry.id, entry.fingerprint, entry.slug) }
+                for entry in chunk {
+                    if let id = entry.id, Self.isStorable(id) { try line(id, entry.fingerprint, entry.slug) }
+                }
             }
         } else if let idOrdered {
             for index in 0..<idOrdered.count {

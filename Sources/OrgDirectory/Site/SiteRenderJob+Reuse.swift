@@ -23,10 +23,13 @@ extension SiteRenderJob {
     /// `inPlace` are by display position (`RenderFingerprints.byPosition`). The chunk lists the
     /// files' paths only with `listingPaths`: a nightly run keeps most people as they are, and naming their three
     /// files each only to count them was some 300,000 strings made and freed.
+    ///
+    /// With `omittingCopiedIDs` (the render's fingerprint file copies the lines of the site `inPlace` describes, see
+    /// `RenderFingerprints.LineSource`), the fingerprints of people whose fingerprint is `inPlace`'s carry no id.
     func renderPeople(
         _ range: Range<Int>, reusing previous: [RenderFingerprint?]?, inPlace: [RenderFingerprint?]? = nil,
         prerendered: PrerenderedPeople? = nil, site: RenderFingerprint, listingPaths: Bool = true,
-        to output: some SiteOutput
+        omittingCopiedIDs: Bool = false, to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk(start: range.lowerBound)
         if listingPaths { chunk.paths.reserveCapacity(range.count * 3) }
@@ -44,7 +47,8 @@ extension SiteRenderJob {
             addFingerprintInput(
                 of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)
             let fingerprint = input.fingerprint
-            chunk.fingerprints.append((person.user.id, fingerprint, person.slug))
+            let copied = omittingCopiedIDs && inPlace?[position] == fingerprint
+            chunk.fingerprints.append((copied ? nil : person.user.id, fingerprint, person.slug))
             if let early = prerendered?[person.user.id] {
                 if early.fingerprint == fingerprint {
                     count(Self.personFiles(slug: person.slug))

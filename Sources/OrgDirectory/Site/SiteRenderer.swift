@@ -85,6 +85,7 @@ public struct SiteRenderer: Sendable {
             { previous?.byPosition(in: directory, idOrder: idOrder) },
             { inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true) })
         let inPlaceByPosition = inPlaceMerged?.fingerprints
+        let omittingCopiedIDs = inPlaceMerged?.lines?.copies(count: directory.people.count) == true
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
         // Every path is kept only when asked: at a million people the list is three million strings.
         var paths: [String] = []
@@ -156,8 +157,8 @@ public struct SiteRenderer: Sendable {
                         pending.append {
                             let chunk = try job.renderPeople(
                                 range, reusing: previousByPosition, inPlace: inPlaceByPosition,
-                                prerendered: prerendered, site: site,
-                                listingPaths: listingPaths, to: output)
+                                prerendered: prerendered, site: site, listingPaths: listingPaths,
+                                omittingCopiedIDs: omittingCopiedIDs, to: output)
                             return RenderPart(chunk.paths, fileCount: chunk.fileCount, people: chunk)
                         }
                     } else {

@@ -121,6 +121,16 @@ struct RenderFingerprintIDOrderTests {
             let written = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order)
             let copying = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: lines)
             #expect(copying.encoded() == written.encoded(), "round \(round)")
+            // As a render leaves them when it knows the lines are copied: no id for the people whose line is.
+            #expect(lines.copies(count: made.count))
+            let copiedSet = Set(copied)
+            let withoutIDs = made.indices.map { copiedSet.contains($0) ? (nil, made[$0].1, made[$0].2) : made[$0] }
+            let omitting = RenderFingerprints(
+                output: Self.output,
+                inOrder: stride(from: 0, to: made.count, by: 32).map {
+                    Array(withoutIDs[$0..<min($0 + 32, made.count)])
+                }, idOrder: order, copying: lines)
+            #expect(omitting.encoded() == written.encoded(), "round \(round): ids left out")
         }
     }
 

@@ -68,6 +68,22 @@ struct SnapshotCodecTests {
         #expect(decoded == snapshot)
     }
 
+    @Test("the fast reader finds a string's end, escapes and control characters wherever they fall in a 16-byte run")
+    func stringsReadWhereverTheirSpecialBytesFall() throws {
+        for special in ["\"", "\\", "\n", "\u{1}", "é", "/", "€uro", ""] {
+            for position in 0..<40 {
+                var user = SnapshotFixtures.people(1)[0]
+                user.displayName = String(repeating: "a", count: position) + special + String(repeating: "b", count: 20)
+                user.jobTitle = String(repeating: "c", count: position) + special
+                var line: [UInt8] = []
+                SnapshotUserCodec.append(user, to: &line)
+                // Through the codec's own reader, not the JSONDecoder it falls back to.
+                let read = try line.withUnsafeBytes { try SnapshotUserCodec.readUsers($0, range: 0..<line.count) }
+                #expect(read == [user], "\(special.debugDescription) after \(position) bytes")
+            }
+        }
+    }
+
     @Test("a large snapshot is read in parallel chunks into the same people")
     func largeRoundTrip() throws {
         let snapshot = SnapshotFixtures.snapshot(SnapshotFixtures.people(3_000))

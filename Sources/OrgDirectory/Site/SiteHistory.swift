@@ -40,8 +40,6 @@ struct SiteHistory: Sendable {
     /// The stamp of every date `unchangedSince` can return, made once: formatting a date through `Calendar` for
     /// each person was a quarter of checking which prerendered pages stay.
     private let stampsByDate: [Date: SiteStamp]
-    /// `startsAt`'s stamp: everyone's without an event.
-    private let startStamp: SiteStamp?
     /// The people of the directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
     private var placement: (people: [SitePerson], histories: [Int: PersonHistory])?
 
@@ -86,7 +84,6 @@ struct SiteHistory: Sendable {
             stamps[date] = SiteStamp(date)
         }
         self.stampsByDate = stamps
-        self.startStamp = startsAt.flatMap { stamps[$0] }
     }
 
     /// The person's events (newest first) and since when their record is unchanged, from one lookup by id.
@@ -96,9 +93,14 @@ struct SiteHistory: Sendable {
     /// (`Benchmarks/profile-nightly.sh`); most people have no event and share the history's start stamp.
     func person(_ id: String) -> PersonHistory {
         guard let events = eventsByPerson[id], let newest = events.first else {
-            return PersonHistory(events: [], unchangedSince: startStamp)
+            return PersonHistory(events: [], unchangedSince: startsAt)
         }
-        return PersonHistory(events: events, unchangedSince: stampsByDate[newest.date] ?? SiteStamp(newest.date))
+        return PersonHistory(events: events, unchangedSince: newest.date)
+    }
+
+    /// The stamp of `date`, one `person(_:)` returned: made once per date, not for each page.
+    func stamp(at date: Date) -> SiteStamp {
+        stampsByDate[date] ?? SiteStamp(date)
     }
 
     /// This history with everyone's events placed by display position in `directory` (see `person(_:)` for a
@@ -126,16 +128,18 @@ struct SiteHistory: Sendable {
         guard let placement, placement.people.indices.contains(person.index),
             placement.people[person.index] === person
         else { return self.person(person.user.id) }
-        return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startStamp)
+        return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startsAt)
     }
 
     /// What `person(_:)` finds for one person.
     struct PersonHistory {
         /// Newest first.
         let events: [ChangeHistory.PersonEvent]
-        /// Since when the record is unchanged as far as the retained history knows, as a stamp: the newest event's,
-        /// else the start of the history's; nil when the history holds no change at all.
-        let unchangedSince: SiteStamp?
+        /// Since when the record is unchanged as far as the retained history knows: the newest event's date, else
+        /// the start of the history; nil when the history holds no change at all. A date, not its stamp
+        /// (`stamp(at:)`): most people share the history's start, and a stamp's texts handed out for each of their
+        /// pages were two strings whose counts both cores changed at once, for everyone's fingerprint.
+        let unchangedSince: Date?
     }
 
     /// The night's page name: the snapshot name without `.json`, reduced to `A-Z a-z 0-9 -` so nothing read

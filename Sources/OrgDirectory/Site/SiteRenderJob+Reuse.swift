@@ -161,9 +161,9 @@ extension SiteRenderJob {
     }
 
     /// Everything `renderPerson` reads for `person` with `links`, in a fixed order: the record after hiding (by its
-    /// digest, `recordDigest`, which the directory worked out once for every reader), slug
-    /// and department page, stamp, the manager's resolved name and link, the reports' names, links and titles,
-    /// and the person's history lines. A change to any of them (a manager renamed, a report added, a slug
+    /// digest, `recordDigest`, which the directory worked out once for every reader), slug and department page,
+    /// stamp (as the whole seconds its texts show), the manager's resolved name and link, the reports' names, links
+    /// and titles, and the person's history lines. A change to any of them (a manager renamed, a report added, a slug
     /// lengthened by a new collision) changes the fingerprint; anything else leaves it as it was.
     func addFingerprintInput(
         of person: SitePerson, recordDigest: RenderFingerprint, links: PersonLinks, site: RenderFingerprint,
@@ -175,9 +175,7 @@ extension SiteRenderJob {
         input.add(person.departmentFile)
         let found = history.person(person)
         let events = found.events
-        let personStamp = stamp(of: found)
-        input.add(personStamp.display)
-        input.add(personStamp.iso)
+        input.add(SiteStamp.seconds(stampDate(of: found)))
         if let manager = links.manager {
             input.add(true)
             input.add(manager.name)

@@ -60,10 +60,15 @@ struct SiteRenderJob: Sendable {
         stamp(of: history.person(person))
     }
 
-    /// `stamp(for:)` from what the history holds for the person: the page and its fingerprint
-    /// (`addFingerprintInput`) take the stamp the same way.
+    /// `stamp(for:)` from what the history holds for the person: the stamp of `stampDate(of:)`.
     func stamp(of found: SiteHistory.PersonHistory) -> SiteStamp {
-        found.unchangedSince ?? stamp
+        found.unchangedSince.map(history.stamp(at:)) ?? stamp
+    }
+
+    /// The date of the stamp a person's page shows (`stamp(of:)`): the page and its fingerprint
+    /// (`addFingerprintInput`, which takes its `SiteStamp.seconds`) take it the same way.
+    func stampDate(of found: SiteHistory.PersonHistory) -> Date {
+        found.unchangedSince ?? stamp.date
     }
 
     // MARK: - Lists

@@ -8,8 +8,18 @@ struct SiteStamp: Equatable, Sendable {
     let iso: String
     /// `2025-11-22`, for history lines ("Sales → Operations, 2025-11-22").
     let day: String
+    /// The date the texts are made from.
+    let date: Date
+
+    /// The whole seconds since 1970 that `display` and `iso` show of `date` (they show nothing finer): what a page
+    /// fingerprint takes of a stamp, a number where the texts are two strings most pages share, whose counts both
+    /// cores changed for every page (see `SiteHistory.PersonHistory`).
+    static func seconds(_ date: Date) -> Int {
+        Int(date.timeIntervalSince1970.rounded(.down))
+    }
 
     init(_ date: Date) {
+        self.date = date
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)

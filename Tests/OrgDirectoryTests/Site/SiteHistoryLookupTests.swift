@@ -3,7 +3,7 @@ import Testing
 
 @testable import OrgDirectory
 
-/// A person's events and "unchanged since" stamp as the page fingerprints read them (`SiteHistory.person`), in one
+/// A person's events and "unchanged since" date as the page fingerprints read them (`SiteHistory.person`), in one
 /// lookup by id: the newest event's date for someone with events, the history's start for anyone else.
 @Suite("Site history looked up by person")
 struct SiteHistoryLookupTests {
@@ -11,27 +11,27 @@ struct SiteHistoryLookupTests {
         try #require(ISO8601DateFormatter().date(from: day + "T02:00:00Z"))
     }
 
-    @Test("someone with events gets them, newest first, and the stamp of the newest")
+    @Test("someone with events gets them, newest first, and the date of the newest")
     func personWithEvents() throws {
         let history = SiteHistory(SiteFixtures.history, hiding: [])
         let jurgen = history.person(SiteFixtures.jurgen.id)
         #expect(jurgen.events == history.eventsByPerson[SiteFixtures.jurgen.id])
         #expect(jurgen.events.first?.date == (try Self.date("2026-03-04")))
-        #expect(jurgen.unchangedSince == SiteStamp(try Self.date("2026-03-04")))
+        #expect(jurgen.unchangedSince == (try Self.date("2026-03-04")))
         let ivan = history.person(SiteFixtures.ivan.id)
-        #expect(ivan.unchangedSince == SiteStamp(try Self.date("2026-03-01")))
+        #expect(ivan.unchangedSince == (try Self.date("2026-03-01")))
     }
 
-    @Test("anyone without an event shares the stamp of the history's start")
+    @Test("anyone without an event shares the date of the history's start")
     func personWithoutEvents() throws {
         let history = SiteHistory(SiteFixtures.history, hiding: [])
         let nobody = history.person("someone-with-no-event")
         #expect(nobody.events.isEmpty)
-        #expect(nobody.unchangedSince == SiteStamp(try Self.date("2026-02-28")))
+        #expect(nobody.unchangedSince == (try Self.date("2026-02-28")))
         #expect(history.startsAt == (try Self.date("2026-02-28")))
     }
 
-    @Test("an empty history has no events and no stamp for anyone")
+    @Test("an empty history has no events and no date for anyone")
     func emptyHistory() {
         let history = SiteHistory(ChangeHistory(), hiding: [])
         let anyone = history.person(SiteFixtures.jurgen.id)
@@ -70,5 +70,21 @@ struct SiteHistoryLookupTests {
             #expect(placed.person(person).events == history.person(person.user.id).events)
             #expect(placed.person(person).unchangedSince == history.person(person.user.id).unchangedSince)
         }
+    }
+
+    @Test("a date's stamp is made once, and shows whole seconds: the fingerprint's number for a stamp is its texts'")
+    func stampsByDate() throws {
+        let history = SiteHistory(SiteFixtures.history, hiding: [])
+        let newest = try #require(history.person(SiteFixtures.jurgen.id).unchangedSince)
+        #expect(history.stamp(at: newest) == SiteStamp(newest))
+        #expect(history.stamp(at: newest).date == newest)
+        // Two dates in one second show the same texts and give the same number; a second later, both differ.
+        let start = try Self.date("2026-03-04")
+        let within = start.addingTimeInterval(0.75)
+        let next = start.addingTimeInterval(1)
+        #expect(SiteStamp.seconds(start) == SiteStamp.seconds(within))
+        #expect(SiteStamp(start).iso == SiteStamp(within).iso && SiteStamp(start).display == SiteStamp(within).display)
+        #expect(SiteStamp.seconds(start) != SiteStamp.seconds(next))
+        #expect(SiteStamp(start).iso != SiteStamp(next).iso)
     }
 }

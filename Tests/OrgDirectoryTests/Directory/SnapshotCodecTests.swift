@@ -84,6 +84,15 @@ struct SnapshotCodecTests {
         }
     }
 
+    @Test("a chunk's lines are its line breaks, plus one for a last line without one")
+    func linesCounted() {
+        for text in ["", "\n", "a", "a\n", "a\nb", "a\nb\n", "\n\n\n", String(repeating: "xy\n", count: 1_000) + "z"] {
+            let bytes = Array(text.utf8)
+            let expected = bytes.filter { $0 == 0x0A }.count + (bytes.last.map { $0 != 0x0A } == true ? 1 : 0)
+            #expect(bytes.withUnsafeBytes { Snapshot.lineCount($0) } == expected, "\(text.prefix(8).debugDescription)")
+        }
+    }
+
     @Test("a large snapshot is read in parallel chunks into the same people")
     func largeRoundTrip() throws {
         let snapshot = SnapshotFixtures.snapshot(SnapshotFixtures.people(3_000))

@@ -35,12 +35,20 @@ struct PersonLinks: Sendable {
     /// directory is borrowed: an initializer's parameters are otherwise owned, and the caller copied the whole
     /// `SiteDirectory` (a retain of each of its fields) for every person it linked.
     init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
-        let reference = person.user.manager
         guard let placed = directory.placedLinks(of: person) else {
-            self.init(manager: reference, reports: directory.reportsByManagerID[person.user.id] ?? [], in: directory)
+            self.init(
+                manager: person.user.manager, reports: directory.reportsByManagerID[person.user.id] ?? [],
+                in: directory)
             return
         }
-        self.init(manager: reference, at: placed.manager, reports: placed.reports, in: directory)
+        let manager = placed.manager
+        let position = manager.position < 0 ? nil : Int(manager.position)
+        self.init(
+            manager: manager.named
+                ? Manager(
+                    name: manager.displayName(in: directory.people), slug: position.map { directory.people[$0].slug })
+                : nil,
+            reports: Self.reports(at: placed.reports, in: directory))
     }
 
     /// The links of a person whose record names `manager` and whose direct reports are at `positions` of `directory`.
@@ -62,7 +70,12 @@ struct PersonLinks: Sendable {
                 name: reference.displayName ?? managerPosition.map { directory.people[$0].user.displayName },
                 slug: managerPosition.map { directory.people[$0].slug })
         }
-        reports = positions.map { position in
+        reports = Self.reports(at: positions, in: directory)
+    }
+
+    /// The direct reports at `positions` of `directory`.
+    private static func reports(at positions: [Int], in directory: borrowing SiteDirectory) -> [Report] {
+        positions.map { position in
             let report = directory.people[position]
             return Report(name: report.user.displayName, slug: report.slug, jobTitle: report.user.jobTitle)
         }

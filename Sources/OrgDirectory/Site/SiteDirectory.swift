@@ -15,11 +15,27 @@ struct SiteDirectory: Sendable {
     /// Positions of each manager's direct reports (by the manager's id), in display order.
     let reportsByManagerID: [String: [Int]]
     /// The same lists by the manager's display position (empty for someone with no reports), and each person's
-    /// manager's position (-1 for none on the site); both empty when two people share an id, whose links only an id
-    /// can find. Why: a nightly run links everyone to take their page fingerprint, and by id that hashed two ids a
-    /// person, each reached in a place of its own (see `placedLinks(of:)`).
+    /// manager as their record names them (`PlacedManager`); both empty when two people share an id, whose links only
+    /// an id can find. Why: a nightly run links everyone to take their page fingerprint and their export row's key,
+    /// and by id that hashed two ids a person, each reached in a place of its own, and read the person's record for
+    /// the manager twice, in display order where the records lie in another (see `placedLinks(of:)`).
     private let reportsByPosition: [[Int]]
-    private let managerByPosition: [Int32]
+    private let managers: [PlacedManager]
+
+    /// A person's manager as their record names them, noted where the directory reads every record anyway.
+    struct PlacedManager: Sendable {
+        /// Whether the record names a manager at all.
+        var named = false
+        /// The name the record's reference gives, if any.
+        var name: String?
+        /// The manager's display position, -1 when they are not on the site.
+        var position: Int32 = -1
+
+        /// The manager's name as pages and exports show it: the reference's, else the manager's own.
+        func displayName(in people: [SitePerson]) -> String? {
+            name ?? (position < 0 ? nil : people[Int(position)].user.displayName)
+        }
+    }
     /// Departments in display order, with the positions of their people.
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
@@ -272,7 +288,7 @@ struct SiteDirectory: Sendable {
         self.prerenderedCount = lookups.prerendered
         self.reportsByManagerID = lookups.reports
         self.reportsByPosition = lookups.placed.reports
-        self.managerByPosition = lookups.placed.managers
+        self.managers = lookups.placed.managers
         self.departments = made.departments
         self.letters = made.letterLists
     }
@@ -336,7 +352,7 @@ struct SiteDirectory: Sendable {
     /// in place, never copying a person's whole record.
     private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
-        reports: [String: [Int]], placed: (reports: [[Int]], managers: [Int32]), prerendered: Int
+        reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int
     ) {
         var searchTokens: [[UInt32]?] = []
         searchTokens.reserveCapacity(order.count)
@@ -349,6 +365,7 @@ struct SiteDirectory: Sendable {
         var digests: [RenderFingerprint] = []
         digests.reserveCapacity(order.count)
         let all = users.users
+        var managers = [PlacedManager](repeating: PlacedManager(), count: order.count)
         for (index, position) in order.enumerated() {
             searchTokens.append(prepared[position].searchTokens)
             if prepared[position].wasPrerendered { prerendered += 1 }
@@ -356,17 +373,18 @@ struct SiteDirectory: Sendable {
             if positionByID[ids[index]] == nil { positionByID[ids[index]] = index }
             if let manager = all[prepared[position].source].manager {
                 reports[manager.id, default: []].append(index)
+                managers[index] = PlacedManager(named: true, name: manager.displayName)
             }
         }
         // By position too, when every id is one person's: a lookup per manager here, not two per person later. A
         // manager on the site is the manager of exactly the people in their list of reports.
-        var placed: (reports: [[Int]], managers: [Int32]) = ([], [])
+        var placed: (reports: [[Int]], managers: [PlacedManager]) = ([], [])
         if positionByID.count == order.count {
-            placed = (Array(repeating: [], count: order.count), Array(repeating: -1, count: order.count))
+            placed = (Array(repeating: [], count: order.count), managers)
             for (manager, list) in reports {
                 guard let position = positionByID[manager] else { continue }
                 placed.reports[position] = list
-                for report in list { placed.managers[report] = Int32(truncatingIfNeeded: position) }
+                for report in list { placed.managers[report].position = Int32(truncatingIfNeeded: position) }
             }
         }
         return (
@@ -374,12 +392,21 @@ struct SiteDirectory: Sendable {
         )
     }
 
-    /// The display positions of `person`'s manager (nil when not on the site) and direct reports, by `person`'s own
-    /// position when they are the directory's person there; nil otherwise (look them up by id).
-    func placedLinks(of person: SitePerson) -> (manager: Int?, reports: [Int])? {
-        guard reportsByPosition.indices.contains(person.index), people[person.index] === person else { return nil }
-        let manager = managerByPosition[person.index]
-        return (manager < 0 ? nil : Int(manager), reportsByPosition[person.index])
+    /// `person`'s manager and the display positions of their direct reports, by `person`'s own position when they
+    /// are the directory's person there; nil otherwise (look them up by id).
+    func placedLinks(of person: SitePerson) -> (manager: PlacedManager, reports: [Int])? {
+        guard isPlaced(person) else { return nil }
+        return (managers[person.index], reportsByPosition[person.index])
+    }
+
+    /// `person`'s manager, as `placedLinks(of:)` finds them.
+    func placedManager(of person: SitePerson) -> PlacedManager? {
+        isPlaced(person) ? managers[person.index] : nil
+    }
+
+    /// Whether `person` is the directory's person at their position, with links placed there.
+    private func isPlaced(_ person: SitePerson) -> Bool {
+        reportsByPosition.indices.contains(person.index) && people[person.index] === person
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

@@ -71,7 +71,9 @@ struct SiteDirectoryTests {
         #expect(twins.count == 2 && twins[0] != twins[1] && twins[1].hasSuffix("-2"))
     }
 
-    @Test("each person's manager and direct reports are found by position as by the ids, unless two share an id")
+    @Test(
+        "each person's manager, its name and the direct reports are found by position as by the ids, unless two share an id"
+    )
     func linksByPositionAsByID() throws {
         var users = SiteBenchmarkDirectory.users(count: 3_000)
         for index in stride(from: 0, to: users.count, by: 3) {
@@ -79,6 +81,8 @@ struct SiteDirectoryTests {
         }
         users[1].manager = ManagerReference(id: "not-on-the-site", displayName: "Gone")
         users[2].manager = ManagerReference(id: users[2].id, displayName: nil)
+        users[4].manager = ManagerReference(id: users[7].id, displayName: "Named In The Reference")
+        users[5].manager = ManagerReference(id: "nowhere", displayName: nil)
         let directory = SiteDirectory(users: users, hiding: [])
         /// What the ids find.
         func byID(_ person: SitePerson) -> (manager: Int?, reports: [Int]) {
@@ -91,7 +95,16 @@ struct SiteDirectoryTests {
         #expect(directory.people.contains { $0.user.manager != nil && byID($0).manager == nil }, "one not on the site")
         for person in directory.people {
             let placed = try #require(directory.placedLinks(of: person))
-            #expect(placed.manager == byID(person).manager && placed.reports == byID(person).reports)
+            let position = placed.manager.position < 0 ? nil : Int(placed.manager.position)
+            #expect(position == byID(person).manager && placed.reports == byID(person).reports)
+            #expect(placed.manager.named == (person.user.manager != nil))
+            #expect(placed.manager.name == person.user.manager?.displayName)
+            // The name an export row shows: the reference's, else the manager's own record's.
+            let reference = person.user.manager
+            let named = reference.map {
+                $0.displayName ?? byID(person).manager.map { directory.people[$0].user.displayName }
+            }
+            #expect(SiteExports.managerName(of: person, directory) == named ?? nil)
         }
         // Not the directory's own person at that position: not placed (found by id).
         let manager = try #require(directory.people.first { !byID($0).reports.isEmpty })

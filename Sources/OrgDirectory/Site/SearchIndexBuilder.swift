@@ -241,7 +241,8 @@ struct SearchIndexBuilder {
         }
         // Tokens of people numbered early but not on the site (a local rule) have no postings: left out of the shards.
         let postings = TokenPostings(tokens: table.strings, packedByPosition: lists)
-        return (postings, kept?.cache(numberedIn: table), tokenized)
+        // The postings were made from the same people's lists as the cache: the tokens posted are the ones in use.
+        return (postings, kept?.cache(numberedIn: table, inUse: postings.postedCount), tokenized)
     }
 
     /// `tokenPostings` for a large directory whose people all need tokenizing here.

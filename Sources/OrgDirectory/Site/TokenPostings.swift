@@ -48,9 +48,14 @@ struct TokenPostings: Sendable {
     /// no postings).
     func isPosted(_ number: Int) -> Bool {
         switch storage {
-        case .flat(let lists): !lists.values(in: (number * Self.classes)..<((number + 1) * Self.classes)).isEmpty
+        case .flat(let lists): lists.count(in: (number * Self.classes)..<((number + 1) * Self.classes)) > 0
         case .nested(let lists): lists[number].contains { !$0.isEmpty }
         }
+    }
+
+    /// How many tokens someone on the site has (`isPosted`).
+    var postedCount: Int {
+        tokens.indices.reduce(0) { $0 + (isPosted($1) ? 1 : 0) }
     }
 
     /// Calls `body` with each position of token `number` in `matchClass`, ascending.

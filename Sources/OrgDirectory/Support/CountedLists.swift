@@ -58,6 +58,11 @@ struct CountedLists: Sendable {
         values[Int(starts[lists.lowerBound])..<Int(starts[lists.upperBound])]
     }
 
+    /// How many values the lists `lists` hold, from where they start and end (no slice of the values made).
+    func count(in lists: Range<Int>) -> Int {
+        Int(starts[lists.upperBound]) - Int(starts[lists.lowerBound])
+    }
+
     /// The values of list `list`.
     func values(of list: Int) -> ArraySlice<Int32> {
         values(in: list..<(list + 1))

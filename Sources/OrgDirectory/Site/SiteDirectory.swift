@@ -272,7 +272,7 @@ struct SiteDirectory: Sendable {
         let lists = { @Sendable in
             Self.makeSlugsAndLists(order: order, prepared: prepared, ids: ids, users: shared, hidden: hidden)
         }
-        let lookupsByID = { @Sendable in Self.makeLookups(order: order, prepared: prepared, ids: ids, users: shared) }
+        let lookupsByID = { @Sendable in Self.makeLookups(order: order, prepared: prepared, users: shared) }
         let parallel = order.count <= Self.parallelPeopleLimit
         let (made, lookups) = parallel ? BothAtOnce.run(lists, lookupsByID) : (lists(), lookupsByID())
         // The people after both, in chunks on every core: made inside `BothAtOnce`, the chunks were a
@@ -350,32 +350,54 @@ struct SiteDirectory: Sendable {
     /// What the directory looks up by position or id: search tokens and record digests by position, positions
     /// by id (the first person with an id keeps it), and each manager's reports in display order. Reads fields
     /// in place, never copying a person's whole record.
-    private static func makeLookups(order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers) -> (
+    private static func makeLookups(order: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
         reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int
     ) {
-        var searchTokens: [[UInt32]?] = []
-        searchTokens.reserveCapacity(order.count)
+        let count = order.count
+        var searchTokens = [[UInt32]?](repeating: nil, count: count)
         var positionByID: [String: Int] = [:]
-        positionByID.reserveCapacity(order.count)
+        positionByID.reserveCapacity(count)
         var reports: [String: [Int]] = [:]
         var prerendered = 0
         // The digests in the same pass: a pass of their own reached each person's preparation once more, in a place
         // of its own, for everyone.
-        var digests: [RenderFingerprint] = []
-        digests.reserveCapacity(order.count)
+        var digests = [RenderFingerprint](repeating: RenderFingerprint(high: 0, low: 0), count: count)
+        var digestCount = 0
+        var managers = [PlacedManager](repeating: PlacedManager(), count: count)
+        // In the preparations' order (the users'), each person's display index looked up: walked in display order,
+        // every preparation and record was in a place of its own, about 29 of 1,000 samples of a nightly
+        // (`Benchmarks/profile-nightly.sh`); this way both are read front to back, and only the results are placed.
+        var indexOf = [Int](repeating: 0, count: count)
+        for (index, position) in order.enumerated() { indexOf[position] = index }
         let all = users.users
-        var managers = [PlacedManager](repeating: PlacedManager(), count: order.count)
-        for (index, position) in order.enumerated() {
-            searchTokens.append(prepared[position].searchTokens)
-            if prepared[position].wasPrerendered { prerendered += 1 }
-            if let digest = prepared[position].recordDigest { digests.append(digest) }
-            if positionByID[ids[index]] == nil { positionByID[ids[index]] = index }
-            if let manager = all[prepared[position].source].manager {
-                reports[manager.id, default: []].append(index)
-                managers[index] = PlacedManager(named: true, name: manager.displayName)
+        prepared.withUnsafeBufferPointer { prepared in
+            all.withUnsafeBufferPointer { all in
+                for position in prepared.indices {
+                    let index = indexOf[position]
+                    searchTokens[index] = prepared[position].searchTokens
+                    if prepared[position].wasPrerendered { prerendered += 1 }
+                    if let digest = prepared[position].recordDigest {
+                        digests[index] = digest
+                        digestCount += 1
+                    }
+                    let user = prepared[position].source
+                    // The first in display order keeps an id two people share.
+                    let id = all[user].id
+                    if let known = positionByID[id] {
+                        if index < known { positionByID[id] = index }
+                    } else {
+                        positionByID[id] = index
+                    }
+                    if let manager = all[user].manager {
+                        reports[manager.id, default: []].append(index)
+                        managers[index] = PlacedManager(named: true, name: manager.displayName)
+                    }
+                }
             }
         }
+        // Each manager's reports in display order.
+        for slot in reports.values.indices { reports.values[slot].sort() }
         // By position too, when every id is one person's: a lookup per manager here, not two per person later. A
         // manager on the site is the manager of exactly the people in their list of reports.
         var placed: (reports: [[Int]], managers: [PlacedManager]) = ([], [])
@@ -388,7 +410,7 @@ struct SiteDirectory: Sendable {
             }
         }
         return (
-            searchTokens, digests.count == order.count ? digests : [], positionByID, reports, placed, prerendered
+            searchTokens, digestCount == count ? digests : [], positionByID, reports, placed, prerendered
         )
     }
 

@@ -110,9 +110,20 @@ struct SiteDirectoryTests {
         let manager = try #require(directory.people.first { !byID($0).reports.isEmpty })
         let alone = SitePerson(user: manager.user, index: 0, slug: manager.slug, letter: "a", departmentFile: nil)
         #expect(directory.placedLinks(of: alone) == nil)
-        // Two people with one id (`users()` has twins): nobody is placed.
+        // Two people with one id (`users()` has twins): nobody is placed, and the id is the first twin's in display
+        // order. Every manager's reports are in display order.
         let twins = SiteDirectory(users: Self.users(), hiding: [])
         #expect(twins.people.allSatisfy { twins.placedLinks(of: $0) == nil })
+        #expect(twins.positionByID["twin"] == twins.people.firstIndex { $0.user.id == "twin" })
+        for directory in [directory, twins] {
+            #expect(directory.reportsByManagerID.values.allSatisfy { $0 == $0.sorted() && !$0.isEmpty })
+            let expected = Dictionary(
+                grouping: directory.people.indices.filter { directory.people[$0].user.manager != nil }
+            ) {
+                directory.people[$0].user.manager?.id ?? ""
+            }
+            #expect(directory.reportsByManagerID == expected)
+        }
     }
 
     @Test(

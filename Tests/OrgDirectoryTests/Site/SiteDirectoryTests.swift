@@ -126,6 +126,32 @@ struct SiteDirectoryTests {
         }
     }
 
+    @Test("a department differently spelled is one, named as its first person in display order spells it")
+    func departmentNamedByFirstInDisplayOrder() throws {
+        // Ids in another order than the names: the directory reads its people in the ids' order.
+        let users = [
+            User(
+                id: "c", userPrincipalName: "z@contoso.com", displayName: "Zoe Zed", surname: "Zed", department: "SALES"
+            ),
+            User(
+                id: "a", userPrincipalName: "m@contoso.com", displayName: "Mia Mid", surname: "Mid", department: "sales"
+            ),
+            User(
+                id: "b", userPrincipalName: "a@contoso.com", displayName: "Ada Able", surname: "Able",
+                department: "Sales"),
+            User(id: "d", userPrincipalName: "n@contoso.com", displayName: "Ned None", surname: "None"),
+        ]
+        let directory = SiteDirectory(users: users, hiding: [])
+        #expect(directory.people.map(\.user.id) == ["b", "a", "d", "c"])
+        let department = try #require(directory.departments.first)
+        #expect(directory.departments.count == 1)
+        #expect(department.name == "Sales")
+        #expect(department.people == [0, 1, 3])
+        #expect(directory.people.map(\.departmentFile) == [department.file, department.file, nil, department.file])
+        #expect(directory.letters.map(\.key) == ["a", "m", "n", "z"])
+        #expect(directory.letters.map(\.people) == [[0], [1], [2], [3]])
+    }
+
     @Test(
         "each person of a directory reads the user they were made from, hidden fields removed, with or without hiding",
         arguments: [Set<String>(), ["mobilePhone", "mail"]])

@@ -269,10 +269,17 @@ struct SiteDirectory: Sendable {
         // since the lookups alone kept one core busy for a tenth of a second at 100,000 people. Above
         // `parallelPeopleLimit` one after the other: made on two threads they raised a million-person build's peak
         // by about 47 MiB.
-        let lists = { @Sendable in
-            Self.makeSlugsAndLists(order: order, prepared: prepared, ids: ids, users: shared, hidden: hidden)
+        // Each preparation's display index: both passes below read the preparations in their own order and place what
+        // they make by it.
+        var indexOf = [Int](repeating: 0, count: order.count)
+        for (index, position) in order.enumerated() { indexOf[position] = index }
+        let lists = { @Sendable [indexOf] in
+            Self.makeSlugsAndLists(
+                order: order, indexOf: indexOf, prepared: prepared, ids: ids, users: shared, hidden: hidden)
         }
-        let lookupsByID = { @Sendable in Self.makeLookups(order: order, prepared: prepared, users: shared) }
+        let lookupsByID = { @Sendable [indexOf] in
+            Self.makeLookups(indexOf: indexOf, prepared: prepared, users: shared)
+        }
         let parallel = order.count <= Self.parallelPeopleLimit
         let (made, lookups) = parallel ? BothAtOnce.run(lists, lookupsByID) : (lists(), lookupsByID())
         // The people after both, in chunks on every core: made inside `BothAtOnce`, the chunks were a
@@ -295,7 +302,7 @@ struct SiteDirectory: Sendable {
 
     /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
     private static func makeSlugsAndLists(
-        order: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers, hidden: Set<String>
+        order: [Int], indexOf: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers, hidden: Set<String>
     ) -> (
         slugs: [String], letters: [String], departmentFiles: [String?], departments: [SiteDepartment],
         letterLists: [(key: String, people: [Int])]
@@ -305,8 +312,6 @@ struct SiteDirectory: Sendable {
         // samples of a nightly (`Benchmarks/profile-nightly.sh`). Lists made this way are sorted back into display
         // order, and a department keeps the spelling of its first person in display order.
         let count = order.count
-        var indexOf = [Int](repeating: 0, count: count)
-        for (index, position) in order.enumerated() { indexOf[position] = index }
         var ordinary = [String](repeating: "", count: count)
         var keys = [UInt32](repeating: 0, count: count)
         var letters = [String](repeating: "", count: count)
@@ -370,11 +375,11 @@ struct SiteDirectory: Sendable {
     /// What the directory looks up by position or id: search tokens and record digests by position, positions
     /// by id (the first person with an id keeps it), and each manager's reports in display order. Reads fields
     /// in place, never copying a person's whole record.
-    private static func makeLookups(order: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
+    private static func makeLookups(indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
         reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int
     ) {
-        let count = order.count
+        let count = indexOf.count
         var searchTokens = [[UInt32]?](repeating: nil, count: count)
         var positionByID: [String: Int] = [:]
         positionByID.reserveCapacity(count)
@@ -388,8 +393,6 @@ struct SiteDirectory: Sendable {
         // In the preparations' order (the users'), each person's display index looked up: walked in display order,
         // every preparation and record was in a place of its own, about 29 of 1,000 samples of a nightly
         // (`Benchmarks/profile-nightly.sh`); this way both are read front to back, and only the results are placed.
-        var indexOf = [Int](repeating: 0, count: count)
-        for (index, position) in order.enumerated() { indexOf[position] = index }
         let all = users.users
         prepared.withUnsafeBufferPointer { prepared in
             all.withUnsafeBufferPointer { all in
@@ -421,8 +424,8 @@ struct SiteDirectory: Sendable {
         // By position too, when every id is one person's: a lookup per manager here, not two per person later. A
         // manager on the site is the manager of exactly the people in their list of reports.
         var placed: (reports: [[Int]], managers: [PlacedManager]) = ([], [])
-        if positionByID.count == order.count {
-            placed = (Array(repeating: [], count: order.count), managers)
+        if positionByID.count == count {
+            placed = (Array(repeating: [], count: count), managers)
             for (manager, list) in reports {
                 guard let position = positionByID[manager] else { continue }
                 placed.reports[position] = list

@@ -4,6 +4,15 @@ import Foundation
 
 /// Builders shared by the snapshot, diff, history and guard suites.
 enum SnapshotFixtures {
+    /// A user with every field set, none empty, so that clearing or changing any of them is a change (the equality
+    /// and fingerprint tests change each in turn).
+    static let everyField = User(
+        id: "id-1", userPrincipalName: "ada@contoso.com", displayName: "Ada Lovelace", givenName: "Ada",
+        surname: "Lovelace", mail: "ada@contoso.com", businessPhones: ["+1 555 0100", "+1 555 0101"],
+        mobilePhone: "+1 555 0199", jobTitle: "Analyst", department: "Engines", officeLocation: "London",
+        companyName: "Contoso", accountEnabled: true, userType: "Member", employeeId: "E1", preferredLanguage: "en-GB",
+        manager: ManagerReference(id: "m-1", displayName: "Charles Babbage"), extra: ["b": "2", "a": "1"])
+
     /// A fully populated person; `index` varies every field so people differ.
     static func person(_ index: Int, department: String = "Sales") -> User {
         User(

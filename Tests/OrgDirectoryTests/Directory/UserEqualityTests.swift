@@ -6,13 +6,8 @@ import Testing
 /// a change to any one of them makes two records unequal both ways, and equal records hash alike.
 @Suite("User equality")
 struct UserEqualityTests {
-    /// Every field set, none empty, so that clearing any of them is a change.
-    static let full = User(
-        id: "id-1", userPrincipalName: "ada@contoso.com", displayName: "Ada Lovelace", givenName: "Ada",
-        surname: "Lovelace", mail: "ada@contoso.com", businessPhones: ["+1 555 0100", "+1 555 0101"],
-        mobilePhone: "+1 555 0199", jobTitle: "Analyst", department: "Engines", officeLocation: "London",
-        companyName: "Contoso", accountEnabled: true, userType: "Member", employeeId: "E1", preferredLanguage: "en-GB",
-        manager: ManagerReference(id: "m-1", displayName: "Charles Babbage"), extra: ["b": "2", "a": "1"])
+    /// Every field set (`SnapshotFixtures.everyField`).
+    static let full = SnapshotFixtures.everyField
 
     /// One change to one stored property of `full`.
     struct FieldChange: Sendable, CustomTestStringConvertible {

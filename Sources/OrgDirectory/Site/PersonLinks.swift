@@ -26,56 +26,31 @@ struct PersonLinks: Sendable {
 
     /// The links of `user` as `directory` resolves them.
     init(of user: borrowing User, in directory: borrowing SiteDirectory) {
-        self.init(manager: user.manager, reports: directory.reportsByManagerID[user.id] ?? [], in: directory)
-    }
-
-    /// The links of `person` as `directory` resolves them: by `person`'s display position where the directory has
-    /// placed them (`SiteDirectory.placedLinks`), else by id. Reads the two fields it needs: passing the whole user
-    /// out of the directory's list copies every field, for each of a nightly run's hundred thousand people. The
-    /// directory is borrowed: an initializer's parameters are otherwise owned, and the caller copied the whole
-    /// `SiteDirectory` (a retain of each of its fields) for every person it linked.
-    init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
-        guard let placed = directory.placedLinks(of: person) else {
-            self.init(
-                manager: person.user.manager, reports: directory.reportsByManagerID[person.user.id] ?? [],
-                in: directory)
-            return
-        }
-        let manager = placed.manager
-        let position = manager.position < 0 ? nil : Int(manager.position)
         self.init(
-            manager: manager.named
-                ? Manager(
-                    name: manager.displayName(in: directory.people), slug: position.map { directory.people[$0].slug })
-                : nil,
-            reports: Self.reports(at: placed.reports, in: directory))
-    }
-
-    /// The links of a person whose record names `manager` and whose direct reports are at `positions` of `directory`.
-    private init(manager reference: ManagerReference?, reports positions: [Int], in directory: borrowing SiteDirectory)
-    {
-        self.init(
-            manager: reference, at: reference.flatMap { directory.positionByID[$0.id] }, reports: positions,
+            manager: directory.manager(named: user.manager), reports: directory.reportsByManagerID[user.id] ?? [],
             in: directory)
     }
 
-    /// The links of a person whose record names `manager`, who is at `managerPosition` of `directory` when on the
-    /// site, and whose direct reports are at `positions`.
-    private init(
-        manager reference: ManagerReference?, at managerPosition: Int?, reports positions: [Int],
-        in directory: borrowing SiteDirectory
-    ) {
-        manager = reference.map { reference in
-            Manager(
-                name: reference.displayName ?? managerPosition.map { directory.people[$0].user.displayName },
-                slug: managerPosition.map { directory.people[$0].slug })
-        }
-        reports = Self.reports(at: positions, in: directory)
+    /// The links of `person` as `directory` resolves them: by `person`'s display position where the directory has
+    /// placed them (`SiteDirectory.manager(of:)`, `reports(of:)`), else by id. Reads the two fields it needs:
+    /// passing the whole user out of the directory's list copies every field, for each of a nightly run's hundred
+    /// thousand people. The directory is borrowed: an initializer's parameters are otherwise owned, and the caller
+    /// copied the whole `SiteDirectory` (a retain of each of its fields) for every person it linked.
+    init(of person: borrowing SitePerson, in directory: borrowing SiteDirectory) {
+        self.init(manager: directory.manager(of: person), reports: directory.reports(of: person), in: directory)
     }
 
-    /// The direct reports at `positions` of `directory`.
-    private static func reports(at positions: [Int], in directory: borrowing SiteDirectory) -> [Report] {
-        positions.map { position in
+    /// The links of a person whose record names `placed` and whose direct reports are at `positions` of `directory`.
+    private init(
+        manager placed: SiteDirectory.PlacedManager, reports positions: [Int], in directory: borrowing SiteDirectory
+    ) {
+        manager =
+            placed.named
+            ? Manager(
+                name: placed.displayName(in: directory.people),
+                slug: placed.position < 0 ? nil : directory.people[Int(placed.position)].slug)
+            : nil
+        reports = positions.map { position in
             let report = directory.people[position]
             return Report(name: report.user.displayName, slug: report.slug, jobTitle: report.user.jobTitle)
         }

@@ -18,11 +18,12 @@ struct SiteDirectory: Sendable {
     /// manager as their record names them (`PlacedManager`); both empty when two people share an id, whose links only
     /// an id can find. Why: a nightly run links everyone to take their page fingerprint and their export row's key,
     /// and by id that hashed two ids a person, each reached in a place of its own, and read the person's record for
-    /// the manager twice, in display order where the records lie in another (see `placedLinks(of:)`).
+    /// the manager twice, in display order where the records lie in another (see `manager(of:)`, `reports(of:)`).
     private let reportsByPosition: [[Int]]
     private let managers: [PlacedManager]
 
-    /// A person's manager as their record names them, noted where the directory reads every record anyway.
+    /// A person's manager as their record names them, and where the manager is on the site: noted for everyone where
+    /// the directory reads every record anyway, else worked out from the record by id (`manager(named:)`).
     struct PlacedManager: Sendable {
         /// Whether the record names a manager at all.
         var named = false
@@ -437,21 +438,33 @@ struct SiteDirectory: Sendable {
         )
     }
 
-    /// `person`'s manager and the display positions of their direct reports, by `person`'s own position when they
-    /// are the directory's person there; nil otherwise (look them up by id).
-    func placedLinks(of person: SitePerson) -> (manager: PlacedManager, reports: [Int])? {
-        guard isPlaced(person) else { return nil }
-        return (managers[person.index], reportsByPosition[person.index])
+    /// `person`'s manager: as placed by their display position when they are the directory's person there
+    /// (`isPlaced`), else from their record by id.
+    func manager(of person: SitePerson) -> PlacedManager {
+        isPlaced(person) ? managers[person.index] : manager(named: person.user.manager)
     }
 
-    /// `person`'s manager, as `placedLinks(of:)` finds them.
-    func placedManager(of person: SitePerson) -> PlacedManager? {
-        isPlaced(person) ? managers[person.index] : nil
+    /// The manager a record's `reference` names, found on the site by id.
+    func manager(named reference: ManagerReference?) -> PlacedManager {
+        guard let reference else { return PlacedManager() }
+        let position = positionByID[reference.id].map { Int32(truncatingIfNeeded: $0) } ?? -1
+        return PlacedManager(named: true, name: reference.displayName, position: position)
     }
 
-    /// Whether `person` is the directory's person at their position, with links placed there.
-    private func isPlaced(_ person: SitePerson) -> Bool {
-        reportsByPosition.indices.contains(person.index) && people[person.index] === person
+    /// The display positions of `person`'s direct reports: by their display position when they are the directory's
+    /// person there (`isPlaced`), else by id.
+    func reports(of person: SitePerson) -> [Int] {
+        isPlaced(person) ? reportsByPosition[person.index] : reportsByManagerID[person.user.id] ?? []
+    }
+
+    /// Whether every id is one person's, so that what the directory finds by id it can keep by display position.
+    var placesByPosition: Bool { reportsByPosition.count == people.count }
+
+    /// Whether `person` is this directory's own person at their display position (not one made alone) and the
+    /// directory places by position: what it keeps by that position is theirs. The one check for everything found by
+    /// position (here and `SiteHistory.placed(in:)`).
+    func isPlaced(_ person: SitePerson) -> Bool {
+        placesByPosition && people.indices.contains(person.index) && people[person.index] === person
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

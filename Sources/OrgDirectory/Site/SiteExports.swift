@@ -108,12 +108,9 @@ enum SiteExports {
 
     /// The manager's name a row shows: from the record's reference, else from the manager's own record.
     static func managerName(of person: SitePerson, _ directory: SiteDirectory) -> String? {
-        // Noted by the directory where it placed the person: read from the record, in display order, it was a record
-        // in a place of its own for each person, for every export row's key.
-        if let placed = directory.placedManager(of: person) {
-            return placed.named ? placed.displayName(in: directory.people) : nil
-        }
-        guard let manager = person.user.manager else { return nil }
-        return manager.displayName ?? directory.positionByID[manager.id].map { directory.people[$0].user.displayName }
+        // As the directory placed it: read from the record, in display order, it was a record in a place of its own
+        // for each person, for every export row's key.
+        let manager = directory.manager(of: person)
+        return manager.named ? manager.displayName(in: directory.people) : nil
     }
 }

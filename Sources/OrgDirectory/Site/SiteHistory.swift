@@ -40,8 +40,8 @@ struct SiteHistory: Sendable {
     /// The stamp of every date `unchangedSince` can return, made once: formatting a date through `Calendar` for
     /// each person was a quarter of checking which prerendered pages stay.
     private let stampsByDate: [Date: SiteStamp]
-    /// The people of the directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
-    private var placement: (people: [SitePerson], histories: [Int: PersonHistory])?
+    /// The directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
+    private var placement: (directory: SiteDirectory, histories: [Int: PersonHistory])?
 
     init(_ history: ChangeHistory, hiding hidden: Set<String>) {
         var nights: [Night] = []
@@ -104,30 +104,28 @@ struct SiteHistory: Sendable {
     }
 
     /// This history with everyone's events placed by display position in `directory` (see `person(_:)` for a
-    /// `SitePerson`); as it is when two of the directory's people share an id (a position by id is then not theirs).
+    /// `SitePerson`); as it is when the directory does not place by position (two of its people share an id).
     ///
     /// Why: a nightly run takes everyone's page fingerprint, which looks their history up: by id, that hashed each of
     /// a hundred thousand ids (reached in a place of its own) for the few thousand people with an event, 21 of some
     /// 1,130 samples of a 100,000-person nightly (`Benchmarks/profile-nightly.sh`). By position, those few thousand
     /// are placed once.
     func placed(in directory: SiteDirectory) -> SiteHistory {
-        guard directory.positionByID.count == directory.people.count else { return self }
+        guard directory.placesByPosition else { return self }
         var histories: [Int: PersonHistory] = [:]
         histories.reserveCapacity(eventsByPerson.count)
         for id in eventsByPerson.keys {
             if let position = directory.positionByID[id] { histories[position] = person(id) }
         }
         var placed = self
-        placed.placement = (directory.people, histories)
+        placed.placement = (directory, histories)
         return placed
     }
 
     /// `person(_:)` of `person`'s id: found by their display position when they are the person there in the directory
     /// this history was `placed(in:)`, else by id.
     func person(_ person: SitePerson) -> PersonHistory {
-        guard let placement, placement.people.indices.contains(person.index),
-            placement.people[person.index] === person
-        else { return self.person(person.user.id) }
+        guard let placement, placement.directory.isPlaced(person) else { return self.person(person.user.id) }
         return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startsAt)
     }
 

@@ -94,11 +94,12 @@ struct SiteDirectoryTests {
         #expect(directory.people.contains { byID($0).reports.count > 1 }, "some managers")
         #expect(directory.people.contains { $0.user.manager != nil && byID($0).manager == nil }, "one not on the site")
         for person in directory.people {
-            let placed = try #require(directory.placedLinks(of: person))
-            let position = placed.manager.position < 0 ? nil : Int(placed.manager.position)
-            #expect(position == byID(person).manager && placed.reports == byID(person).reports)
-            #expect(placed.manager.named == (person.user.manager != nil))
-            #expect(placed.manager.name == person.user.manager?.displayName)
+            #expect(directory.isPlaced(person))
+            let manager = directory.manager(of: person)
+            let position = manager.position < 0 ? nil : Int(manager.position)
+            #expect(position == byID(person).manager && directory.reports(of: person) == byID(person).reports)
+            #expect(manager.named == (person.user.manager != nil))
+            #expect(manager.name == person.user.manager?.displayName)
             // The name an export row shows: the reference's, else the manager's own record's.
             let reference = person.user.manager
             let named = reference.map {
@@ -109,11 +110,13 @@ struct SiteDirectoryTests {
         // Not the directory's own person at that position: not placed (found by id).
         let manager = try #require(directory.people.first { !byID($0).reports.isEmpty })
         let alone = SitePerson(user: manager.user, index: 0, slug: manager.slug, letter: "a", departmentFile: nil)
-        #expect(directory.placedLinks(of: alone) == nil)
+        #expect(!directory.isPlaced(alone))
+        #expect(directory.manager(of: alone).position == directory.manager(of: manager).position)
+        #expect(directory.reports(of: alone) == byID(manager).reports)
         // Two people with one id (`users()` has twins): nobody is placed, and the id is the first twin's in display
         // order. Every manager's reports are in display order.
         let twins = SiteDirectory(users: Self.users(), hiding: [])
-        #expect(twins.people.allSatisfy { twins.placedLinks(of: $0) == nil })
+        #expect(twins.people.allSatisfy { !twins.isPlaced($0) })
         #expect(twins.positionByID["twin"] == twins.people.firstIndex { $0.user.id == "twin" })
         for directory in [directory, twins] {
             #expect(directory.reportsByManagerID.values.allSatisfy { $0 == $0.sorted() && !$0.isEmpty })

@@ -156,34 +156,41 @@ public struct RenderFingerprints: Sendable, Equatable {
     func encode<Failure: Error>(
         pieceSize: Int = 1 << 16, _ emit: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
-        var out: [UInt8] = []
-        out.reserveCapacity(pieceSize + 256)
-        out += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
-        out += Array("people \(peopleMade.map(String.init) ?? "unknown")\n".utf8)
+        // The pieces go through the project's `PieceBuffer`; `emit` outlives nothing here.
+        try withoutActuallyEscaping(emit) { emit throws(Failure) in
+            var out = PieceBuffer<Failure>(pieceSize: pieceSize, emit: emit)
+            try encodeLines(into: &out)
+            try out.flush()
+        }
+    }
+
+    /// `encode`'s text, a line at a time into `out`.
+    private func encodeLines<Failure: Error>(into out: inout PieceBuffer<Failure>) throws(Failure) {
+        out.bytes += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
+        out.bytes += Array("people \(peopleMade.map(String.init) ?? "unknown")\n".utf8)
+        /// One line, `hex slug/id`.
+        func append(_ digest: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer) {
+            digest.appendHex(to: &out.bytes)
+            out.bytes.append(UInt8(ascii: " "))
+            out.bytes.append(contentsOf: slug)
+            out.bytes.append(UInt8(ascii: "/"))
+            out.bytes.append(contentsOf: id)
+            out.bytes.append(UInt8(ascii: "\n"))
+        }
         func line(_ id: String, _ fingerprint: RenderFingerprint, _ slug: String?) throws(Failure) {
-            fingerprint.appendHex(to: &out)
-            out.append(UInt8(ascii: " "))
-            if let slug, Self.isStorable(slug: slug) { out.append(contentsOf: slug.utf8) }
-            out.append(UInt8(ascii: "/"))
-            out.append(contentsOf: id.utf8)
-            out.append(UInt8(ascii: "\n"))
-            try flushIfFull()
+            let slug = slug.flatMap { Self.isStorable(slug: $0) ? $0 : nil } ?? ""
+            slug.withUTF8Bytes { slug in
+                id.withUTF8Bytes { id in
+                    append(fingerprint, slug: UnsafeRawBufferPointer(slug), id: UnsafeRawBufferPointer(id))
+                }
+            }
+            try out.flushIfFull()
         }
         /// The line of fingerprint `digest` whose slug and id are entry `index` of `slugs` and `ids` (an earlier
         /// file's: they were stored, so they can be).
         func copy(_ index: Int, slugs: PackedBytes, ids: PackedBytes, _ digest: RenderFingerprint) throws(Failure) {
-            digest.appendHex(to: &out)
-            out.append(UInt8(ascii: " "))
-            slugs.withEntry(index) { out.append(contentsOf: $0) }
-            out.append(UInt8(ascii: "/"))
-            ids.withEntry(index) { out.append(contentsOf: $0) }
-            out.append(UInt8(ascii: "\n"))
-            try flushIfFull()
-        }
-        func flushIfFull() throws(Failure) {
-            guard out.count >= pieceSize else { return }
-            try emit(out)
-            out.removeAll(keepingCapacity: true)
+            slugs.withEntry(index) { slug in ids.withEntry(index) { id in append(digest, slug: slug, id: id) } }
+            try out.flushIfFull()
         }
         if let made, let madeIDOrder {
             // Where each display position's entry is among the chunks (a flat copy of the entries retained and
@@ -224,7 +231,6 @@ public struct RenderFingerprints: Sendable, Equatable {
         } else {
             for (id, fingerprint) in Self.inIDOrder(byID) { try line(id, fingerprint, nil) }
         }
-        if !out.isEmpty { try emit(out) }
     }
 
     /// Reads `encoded()`'s text; nil when it is not this format, not this orgdir version, or not for `output`.

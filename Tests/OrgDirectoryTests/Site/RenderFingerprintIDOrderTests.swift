@@ -134,6 +134,21 @@ struct RenderFingerprintIDOrderTests {
         }
     }
 
+    @Test("the file handed on in pieces of any size is the same bytes as the whole")
+    func piecesMakeTheWhole() throws {
+        let directory = SiteDirectory(users: SiteBenchmarkDirectory.users(count: 120), hiding: [])
+        let order = try #require(directory.displayPositionsInIDOrder())
+        let entries = directory.people.map { ($0.user.id, RenderFingerprint(high: 5, low: UInt64($0.index)), $0.slug) }
+        let made = RenderFingerprints(output: Self.output, inOrder: [entries], idOrder: order)
+        let whole = made.encoded()
+        for size in [1, 7, 4_096, whole.count + 1] {
+            var pieces: [[UInt8]] = []
+            made.encode(pieceSize: size) { pieces.append($0) }
+            #expect(pieces.flatMap { $0 } == whole, "pieces of \(size)")
+            #expect(pieces.dropLast().allSatisfy { $0.count >= size }, "every piece but the last is full")
+        }
+    }
+
     @Test("lines are not copied from a file without slugs: every line is written from the render's own")
     func noCopiesFromAFileWithoutSlugs() throws {
         let users = SiteBenchmarkDirectory.users(count: 50)

@@ -20,10 +20,7 @@ source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
 # Transparent huge pages faulted in so far (0 where the kernel does not count them).
 huge_faults() { awk '/^thp_fault_alloc / {print $2; found = 1} END {if (!found) print 0}' /proc/vmstat; }
-change() {
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
-    "$base/_sandbox/changes" > /dev/null
-}
+change() { change_people "$1" > /dev/null; }
 for side in A B; do
   mkdir -p "$dir/$side"
   sed "s#$dir/Output#$dir/$side/Output#; s#$dir/State#$dir/$side/State#" "$dir/settings.plist" > "$dir/$side.plist"

@@ -26,8 +26,7 @@ done
 # Nightly rounds on top (COMPARE_NIGHTLIES=N): 1% of the people changed, then both build again on their own
 # output and state, so what a run carries over from the one before (or from the site before that) is compared too.
 for round in $(seq 1 "${COMPARE_NIGHTLIES:-0}"); do
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $((500 + round))}" \
-    "$base/_sandbox/changes" > /dev/null
+  change_people $((500 + round)) > /dev/null
   /usr/bin/time -f "night $round A: %e s wall, %U s user, %S s sys, %M KB peak" "$first" build --config "$dir/A.plist" > /dev/null
   /usr/bin/time -f "night $round B: %e s wall, %U s user, %S s sys, %M KB peak" "$second" build --config "$dir/B.plist" > /dev/null
 done

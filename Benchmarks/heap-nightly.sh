@@ -17,14 +17,7 @@ rm -rf "$dir" "$report" && mkdir -p "$dir" "$report"
 source Benchmarks/sandbox.sh
 trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
 export ORGDIR_CLIENT_SECRET=sandbox-secret
-change() {
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
-    "$base/_sandbox/changes" > /dev/null
-}
-"$orgdir" build --config "$dir/settings.plist" --quiet
-change 1000
-"$orgdir" build --config "$dir/settings.plist" --quiet
-change 1001
+ready_second_nightly "$orgdir"
 heaptrack -o "$report/nightly" "$orgdir" build --config "$dir/settings.plist" --quiet > "$report/heaptrack.log" 2>&1
 heaptrack_print -f "$report"/nightly.*zst -F "$report/peak-stacks.txt" --flamegraph-cost-type peak \
   --print-peaks 0 --print-allocators 0 --print-temporary 0 --print-leaks 0 > /dev/null

@@ -16,14 +16,7 @@ source Benchmarks/sandbox.sh
 trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
 cc -O2 -o "$dir/floor" Benchmarks/floor/floor.c
 export ORGDIR_CLIENT_SECRET=sandbox-secret
-change() {
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
-    "$base/_sandbox/changes" > /dev/null
-}
-"$bin/orgdir" build --config "$dir/settings.plist" --quiet
-change 1000
-"$bin/orgdir" build --config "$dir/settings.plist" --quiet
-change 1001
+ready_second_nightly "$bin/orgdir"
 touch "$dir/started" && sleep 1
 /usr/bin/time -f 'nightly: %e s wall, %U s user, %S s sys' "$bin/orgdir" build --config "$dir/settings.plist" --quiet
 (cd "$dir/Output" && find . -type f -newer "$dir/started" -printf '%s\t%P\n' | sort -k2) > "$dir/manifest"

@@ -18,8 +18,7 @@ trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
 export ORGDIR_CLIENT_SECRET=sandbox-secret
 /usr/bin/time -f 'first build: %e s wall, %U s user, %S s sys, %M KB peak' "$orgdir" build --config "$dir/settings.plist" --quiet
 for round in $(seq 1 "$rounds"); do
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $((1000 + round))}" \
-    "$base/_sandbox/changes" > /dev/null
+  change_people $((1000 + round)) > /dev/null
   /usr/bin/time -f "nightly $round: %e s wall, %U s user, %S s sys, %M KB peak" \
     "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 | grep -E 'stage |published|nightly|^delta'
 done

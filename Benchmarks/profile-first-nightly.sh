@@ -15,8 +15,7 @@ trap 'kill "$sandbox" 2>/dev/null || true' EXIT
 export ORGDIR_CLIENT_SECRET=sandbox-secret
 /usr/bin/time -f 'full build: %e s wall, %U s user, %S s sys, %M KB peak' \
     "$bin/orgdir" build --config "$dir/settings.plist" --quiet
-curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": 1001}" \
-    "$base/_sandbox/changes" > /dev/null
+change_people 1001 > /dev/null
 perf record -F 999 -g -o "$dir/perf.data" /usr/bin/time -o "$dir/time" \
     -f 'first nightly: %e s wall, %U s user, %S s sys, %M KB peak' \
     "$bin/orgdir" build --config "$dir/settings.plist" --verbose --json > "$dir/summary.json" 2> "$dir/err"

@@ -25,11 +25,9 @@ export ORGDIR_CLIENT_SECRET=sandbox-secret
 /usr/bin/time -f '%e %U %S %M' -o "$report/full.time" "$orgdir" build --config "$dir/settings.plist" --json \
     > "$report/full.json" 2> "$report/full.err"
 # One untimed nightly first, as cron would have run: it leaves the replaced site as the spare the next run updates.
-curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": 1000}" \
-    "$base/_sandbox/changes" > /dev/null
+change_people 1000 > /dev/null
 "$orgdir" build --config "$dir/settings.plist" --quiet
-curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": 1001}" \
-    "$base/_sandbox/changes" > "$report/changes.json"
+change_people 1001 > "$report/changes.json"
 callgraph=(-g)
 [ "${PROFILE_CALL_GRAPH:-}" = dwarf ] && callgraph=(--call-graph dwarf,16384)
 perf record -F 999 "${callgraph[@]}" -o "$dir/perf.data" /usr/bin/time -f '%e %U %S %M' -o "$report/nightly.time" \

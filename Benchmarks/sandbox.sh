@@ -1,6 +1,7 @@
 # Sourced by the profile scripts: starts graph-sandbox with $users people (seed 1) in the background, waits for
 # its URL, and writes $dir/settings.plist pointing orgdir at it (output and state in $dir). Needs $bin, $dir
-# and $users (and takes extra graph-sandbox flags from $SANDBOX_ARGS, e.g. "--delta-support none"); sets $sandbox (the pid, killed on exit) and $base (the sandbox's URL).
+# and $users (and takes extra graph-sandbox flags from $SANDBOX_ARGS, e.g. "--delta-support none"); sets $sandbox (the pid, killed on exit) and $base (the sandbox's URL),
+# and defines change_people and ready_second_nightly (below) for the scripts that replay nightlies.
 # shellcheck disable=SC2086 # SANDBOX_ARGS is a list of flags
 "$bin/graph-sandbox" --port 0 --users "$users" --seed 1 ${SANDBOX_ARGS:-} > "$dir/sandbox.url" 2> "$dir/sandbox.err" &
 sandbox=$!
@@ -15,3 +16,20 @@ cat > "$dir/settings.plist" <<PLIST
 <key>output</key><string>$dir/Output</string><key>state</key><string>$dir/State</string>
 </dict></plist>
 PLIST
+
+# change_people SEED: the sandbox's own churn (moves, new phones, new managers, hires, leavers) on 1% of $users, as
+# the bench's nightly rows make it (POST /_sandbox/changes); the sandbox's reply goes to stdout.
+change_people() {
+  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
+    "$base/_sandbox/changes"
+}
+
+# ready_second_nightly ORGDIR: a full build, 1% changed, an untimed nightly (it leaves the replaced site as the spare
+# the next run updates) and 1% more changed (seeds 1000 and 1001): what a nightly run finds on a site rebuilt every
+# night.
+ready_second_nightly() {
+  "$1" build --config "$dir/settings.plist" --quiet
+  change_people 1000 > /dev/null
+  "$1" build --config "$dir/settings.plist" --quiet
+  change_people 1001 > /dev/null
+}

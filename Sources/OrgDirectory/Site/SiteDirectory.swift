@@ -461,10 +461,16 @@ struct SiteDirectory: Sendable {
     var placesByPosition: Bool { reportsByPosition.count == people.count }
 
     /// Whether `person` is this directory's own person at their display position (not one made alone) and the
-    /// directory places by position: what it keeps by that position is theirs. The one check for everything found by
-    /// position (here and `SiteHistory.placed(in:)`).
+    /// directory places by position: what it keeps by that position is theirs.
     func isPlaced(_ person: SitePerson) -> Bool {
-        placesByPosition && people.indices.contains(person.index) && people[person.index] === person
+        placesByPosition && Self.isOwn(person, in: people)
+    }
+
+    /// Whether `person` is the one at their display position in `people`: the check under everything found by
+    /// position (`isPlaced`, and `SiteHistory.placed(in:)`, which keeps the people alone: a whole directory copied for
+    /// each page's lookup was a retain of each of its lists, on both cores).
+    static func isOwn(_ person: SitePerson, in people: [SitePerson]) -> Bool {
+        people.indices.contains(person.index) && people[person.index] === person
     }
 
     /// Directories up to this size make their `SitePerson`s on every core. Larger ones make them in order on one:

@@ -40,8 +40,8 @@ struct SiteHistory: Sendable {
     /// The stamp of every date `unchangedSince` can return, made once: formatting a date through `Calendar` for
     /// each person was a quarter of checking which prerendered pages stay.
     private let stampsByDate: [Date: SiteStamp]
-    /// The directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
-    private var placement: (directory: SiteDirectory, histories: [Int: PersonHistory])?
+    /// The people of the directory `placed(in:)` was given, and `person(_:)` of those with events by display position.
+    private var placement: (people: [SitePerson], histories: [Int: PersonHistory])?
 
     init(_ history: ChangeHistory, hiding hidden: Set<String>) {
         var nights: [Night] = []
@@ -118,14 +118,16 @@ struct SiteHistory: Sendable {
             if let position = directory.positionByID[id] { histories[position] = person(id) }
         }
         var placed = self
-        placed.placement = (directory, histories)
+        placed.placement = (directory.people, histories)
         return placed
     }
 
     /// `person(_:)` of `person`'s id: found by their display position when they are the person there in the directory
     /// this history was `placed(in:)`, else by id.
     func person(_ person: SitePerson) -> PersonHistory {
-        guard let placement, placement.directory.isPlaced(person) else { return self.person(person.user.id) }
+        guard let placement, SiteDirectory.isOwn(person, in: placement.people) else {
+            return self.person(person.user.id)
+        }
         return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startsAt)
     }
 

@@ -437,13 +437,19 @@ struct SearchIndexBuilder {
         digits.reserveCapacity(directory.people.count * 16)
         var ends: [Int] = []
         ends.reserveCapacity(directory.people.count)
-        for person in directory.people {
-            let start = digits.count
-            for phone in person.phones where !phone.link.searchDigits.isEmpty {
-                if digits.count > start { digits.append(0x20) }
-                digits.append(contentsOf: phone.link.searchDigits.utf8)
+        // Read in place: each person and phone taken out of its array as a value was a retain of every string in it
+        // (the written number, the link, the digits), some 14 of a nightly's 60 samples of these shards.
+        directory.people.withUnsafeBufferPointer { people in
+            for person in people.indices {
+                let start = digits.count
+                people[person].phones.withUnsafeBufferPointer { phones in
+                    for phone in phones.indices where !phones[phone].link.searchDigits.isEmpty {
+                        if digits.count > start { digits.append(0x20) }
+                        digits.append(contentsOf: phones[phone].link.searchDigits.utf8)
+                    }
+                }
+                ends.append(digits.count)
             }
-            ends.append(digits.count)
         }
         let lists = digits.withUnsafeBufferPointer { PhoneTrigramLists(digits: $0, ends: ends) }
         var sizes: [(key: String, value: Int)] = []

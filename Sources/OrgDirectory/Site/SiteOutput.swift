@@ -23,7 +23,8 @@ public protocol SiteOutput: Sendable {
 
     /// Counts `fileCount` files as left as they already are in this output, true when that is possible: an
     /// output that starts as an earlier copy of the site (a recycled staging folder) already holds the files of
-    /// people whose fingerprint matches that copy's, so the caller need not even name them.
+    /// people whose fingerprint matches that copy's, so the caller need not even name them. A `fileCount` of 0 asks
+    /// without counting (a render counts a chunk's kept files at once).
     func keepInPlace(fileCount: Int) -> Bool
 
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of

@@ -52,9 +52,9 @@ struct PreparationCache: Sendable {
         self.snapshot = snapshot
     }
 
-    /// The person of entry `index`, found at `source` in the run's list; nil when the entry does not read (a
-    /// damaged file: the person is prepared as if there were none).
-    func person(at index: Int, source: Int) -> PreparedPerson? {
+    /// The person of entry `index`, found at `source` in the run's list, with `slugKey` (`Slug.collisionKey` of
+    /// their id); nil when the entry does not read (a damaged file: the person is prepared as if there were none).
+    func person(at index: Int, source: Int, slugKey: UInt32) -> PreparedPerson? {
         var reader = BinaryReader(bytes: file.bytes, offset: starts[index])
         guard let idLength: UInt32 = reader.number() else { return nil }
         _ = reader.take(Int(idLength))
@@ -73,7 +73,7 @@ struct PreparationCache: Sendable {
         }
         return PreparedPerson(
             source: source, sortKey: sortKey, slugName: slugName, departmentKey: departmentKey,
-            ordinarySlug: ordinarySlug, phones: phones, recordDigest: digest)
+            ordinarySlug: ordinarySlug, phones: phones, recordDigest: digest, slugKey: slugKey)
     }
 
     /// Hands the file's pages back once every entry needed was read (`MappedFile.release`): at 100,000 people they

@@ -182,12 +182,15 @@ struct SiteDirectory: Sendable {
             ? kept.flatMap { kept in users.first.map { PreparationCache.Cursor(kept.cache, from: $0.id) } } : nil
         var unequal = kept.flatMap { kept in users.first.map { KeptPreparations.Unequal(kept.unequal, from: $0.id) } }
         var keptCount = 0
+        // The cache bound once: bound from `kept` for each person (`guard let kept`), the whole value was copied, a
+        // retain and a release of each of its parts that both cores share; and each person made in place, not
+        // copied out of the cache's reader to have their slug key set.
+        let keptCache = kept?.cache
         func keptPerson(id: String, at source: Int) -> PreparedPerson? {
-            guard let kept, let entry = cursor?.entry(for: id), unequal?.contains(id) == false,
-                var person = kept.cache.person(at: entry, source: source)
+            guard let entry = cursor?.entry(for: id), unequal?.contains(id) == false,
+                let person = keptCache?.person(at: entry, source: source, slugKey: Slug.collisionKey(id))
             else { return nil }
-            person.slugKey = Slug.collisionKey(id)
-            writer?.copy(entry, from: kept.cache)
+            if let keptCache { writer?.copy(entry, from: keptCache) }
             keptCount += 1
             return person
         }
@@ -574,9 +577,10 @@ struct PreparedPerson: Sendable {
     /// The user at `source` as a run before prepared them (`PreparationCache`).
     init(
         source: Int, sortKey: [UInt8], slugName: String, departmentKey: String?, ordinarySlug: String,
-        phones: [(label: String, link: TelephoneLink)], recordDigest: RenderFingerprint
+        phones: [(label: String, link: TelephoneLink)], recordDigest: RenderFingerprint, slugKey: UInt32
     ) {
         self.source = source
+        self.slugKey = slugKey
         self.sortKey = sortKey
         self.letterSlot = SitePerson.letterSlot(forSortKey: sortKey)
         self.slugName = slugName

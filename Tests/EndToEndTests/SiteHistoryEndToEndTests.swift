@@ -160,6 +160,9 @@ struct SiteHistoryEndToEndTests {
             }
             let first = try await build()
             #expect(first["peopleRendered"] as? Int == 40 && first["peopleReused"] as? Int == 0, "\(first)")
+            #expect(
+                FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("preparations.bin").path),
+                "a first build keeps everyone's preparation")
             let fingerprints = workspace.state.appendingPathComponent("render-fingerprints.txt")
             #expect(FileManager.default.fileExists(atPath: fingerprints.path))
             #expect(
@@ -169,7 +172,9 @@ struct SiteHistoryEndToEndTests {
             #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
             #expect(unchanged["peopleTokenized"] as? Int == 0, "everyone's search tokens come from the run before")
             #expect(unchanged["exportRowsCopied"] as? Int == 3 * 40, "every export row is copied: \(unchanged)")
-            #expect(unchanged["peoplePreparedBefore"] as? Int == 0, "a first build keeps no preparations")
+            #expect(
+                unchanged["peoplePreparedBefore"] as? Int == 40,
+                "a first build keeps everyone's preparation for the first nightly: \(unchanged)")
             #expect(
                 FileManager.default.fileExists(atPath: workspace.state.appendingPathComponent("preparations.bin").path))
 

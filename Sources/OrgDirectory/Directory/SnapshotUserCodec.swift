@@ -162,8 +162,7 @@ enum SnapshotUserCodec {
         reader.skipWhitespace()
         while reader.index < reader.end {
             guard count < slots.count else { return (count, false) }
-            // Read straight into its slot: bound first (`try?`), each record was copied in and the binding dropped,
-            // a retain and a release of every string.
+            // A record that does not read ends the fast path: the caller reads the range the general way.
             do {
                 try slots.initializeElement(at: count, to: reader.user())
             } catch {

@@ -18,6 +18,9 @@ extension StagingDirectory {
         return true
     }
 
+    /// Whether `keepInPlace` counts files here: only in a recycled folder.
+    public var keepsInPlace: Bool { isRecycled }
+
     /// Removes every file and emptied folder of a recycled folder under `folder` ("" for all of it, the
     /// folders in `skipped` aside) whose relative path `keep` rejects: the pages of people who left, a department
     /// that is gone, an asset dropped from the templates. Top-level dotfiles are left to `carryOverDotfiles`.

@@ -23,9 +23,12 @@ public protocol SiteOutput: Sendable {
 
     /// Counts `fileCount` files as left as they already are in this output, true when that is possible: an
     /// output that starts as an earlier copy of the site (a recycled staging folder) already holds the files of
-    /// people whose fingerprint matches that copy's, so the caller need not even name them. A `fileCount` of 0 asks
-    /// without counting (a render counts a chunk's kept files at once).
+    /// people whose fingerprint matches that copy's, so the caller need not even name them.
     func keepInPlace(fileCount: Int) -> Bool
+
+    /// Whether `keepInPlace` can count files here, asked without counting any: a render asks once and counts a
+    /// chunk's kept files at once.
+    var keepsInPlace: Bool { get }
 
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of
     /// it, the folders in `skipped` aside) beyond the paths `keep` accepts; the paths of files this render writes
@@ -49,6 +52,9 @@ extension SiteOutput {
 
     /// Outputs that start empty hold nothing to keep.
     public func keepInPlace(fileCount: Int) -> Bool { false }
+
+    /// Outputs that start empty hold nothing to keep.
+    public var keepsInPlace: Bool { false }
 
     /// Outputs that start empty hold nothing stale.
     public func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws {}

@@ -43,7 +43,7 @@ extension SiteRenderJob {
         // Whether `output` leaves files in place is asked once, and the files left are counted once for the chunk:
         // counted a person at a time, the output's lock was taken a hundred thousand times from both cores, 2 to 9
         // of a nightly's some 860 samples.
-        let keepsInPlace = inPlace != nil && output.keepInPlace(fileCount: 0)
+        let keepsInPlace = inPlace != nil && output.keepsInPlace
         var keptInPlace = 0
         defer { if keptInPlace > 0 { _ = output.keepInPlace(fileCount: keptInPlace) } }
         for position in range {

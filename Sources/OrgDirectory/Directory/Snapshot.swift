@@ -12,10 +12,7 @@ public struct Snapshot: Sendable, Codable, Equatable {
 
     /// Creates a snapshot, putting `people` into canonical order and filling in `metadata.counts.people`.
     public init(metadata: SnapshotMetadata, people: [User]) {
-        var metadata = metadata
-        metadata.counts.people = people.count
-        self.metadata = metadata
-        self.people = Self.canonicallySorted(people)
+        self.init(metadata: metadata, canonicallyOrdered: Self.canonicallySorted(people))
     }
 
     /// A snapshot of `people` already in canonical order, taken as they are: a run that has just put them in that

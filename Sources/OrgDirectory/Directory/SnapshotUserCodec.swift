@@ -395,9 +395,10 @@ enum SnapshotUserCodec {
         }
 
         /// One user object; required keys missing or unknown keys make it `Unsupported`.
-        // Inlined into the loops that read users: called, each record it made was copied out of the call and the
-        // original dropped (decoding a 100,000-person snapshot went 84-88 -> 75-79 samples inlined,
-        // `Benchmarks/profile-ab.sh OLD NEW 3`).
+        ///
+        /// Inlined into the loops that read users: called, each record it made was copied out of the call and the
+        /// original dropped (decoding a 100,000-person snapshot went 84-88 -> 75-79 samples inlined,
+        /// `Benchmarks/profile-ab.sh OLD NEW 3`).
         @inline(__always)
         mutating func user() throws(Unsupported) -> User {
             /// What the object gives, every field apart until all are read: the user is made once at the end with

@@ -92,9 +92,7 @@ struct SiteHistory: Sendable {
     /// found by date each time, they were three lookups a person, a fifth of taking a fingerprint
     /// (`Benchmarks/profile-nightly.sh`); most people have no event and share the history's start stamp.
     func person(_ id: String) -> PersonHistory {
-        guard let events = eventsByPerson[id], let newest = events.first else {
-            return PersonHistory(events: [], unchangedSince: startsAt)
-        }
+        guard let events = eventsByPerson[id], let newest = events.first else { return withoutEvents }
         return PersonHistory(events: events, unchangedSince: newest.date)
     }
 
@@ -128,7 +126,12 @@ struct SiteHistory: Sendable {
         guard let placement, SiteDirectory.isOwn(person, in: placement.people) else {
             return self.person(person.user.id)
         }
-        return placement.histories[person.index] ?? PersonHistory(events: [], unchangedSince: startsAt)
+        return placement.histories[person.index] ?? withoutEvents
+    }
+
+    /// What `person(_:)` finds for anyone without an event: unchanged since the history's start.
+    private var withoutEvents: PersonHistory {
+        PersonHistory(events: [], unchangedSince: startsAt)
     }
 
     /// What `person(_:)` finds for one person.

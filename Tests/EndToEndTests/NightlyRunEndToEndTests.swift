@@ -184,6 +184,42 @@ struct NightlyRunEndToEndTests {
         }
     }
 
+    /// A first build keeps everyone's preparation for the first nightly; one that cannot save it still publishes,
+    /// says so and what the next run does instead, and the next run saves it and the one after uses it.
+    @Test("a first build that cannot keep the preparations publishes all the same, says so, and the next run heals")
+    func unsavablePreparations() async throws {
+        try await withSandboxWorkspace(SandboxConfiguration(userCount: 40)) { workspace, settings, environment in
+            let file = workspace.state.appendingPathComponent("preparations.bin")
+            try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+            try "in the way".write(to: file.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+            func build() async throws -> (OrgDirProcess.Outcome, [String: Any]) {
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr.suffix(2000))")
+                let summary = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+                return (outcome, summary ?? [:])
+            }
+            let (first, firstSummary) = try await build()
+            #expect(workspace.files(in: "people", withExtension: "html").count == 40)
+            let warnings = firstSummary["warnings"] as? [String] ?? []
+            #expect(
+                warnings.contains {
+                    $0.hasPrefix("the people's preparations could not be saved (")
+                        && $0.hasSuffix("); the next run prepares everyone")
+                }, "\(warnings)")
+            #expect(first.stderr.contains("the people's preparations could not be saved"))
+
+            let (second, secondSummary) = try await build()
+            #expect(!second.stderr.contains("could not be saved"), "\(second.stderr.suffix(2000))")
+            #expect(secondSummary["peoplePreparedBefore"] as? Int == 0, "nothing was kept: \(secondSummary)")
+            var isFolder: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) && !isFolder.boolValue)
+
+            let (_, thirdSummary) = try await build()
+            #expect(thirdSummary["peoplePreparedBefore"] as? Int == 40, "\(thirdSummary)")
+        }
+    }
+
     /// Kept rows are a time saver for the next run only: a run that keeps none of a kind (here the list rows, once
     /// the letter page is overridden and the rows are made per page) removes the run before's file rather than
     /// leave it unread in the state folder, and a later run with the built-in pages keeps it again.

@@ -266,7 +266,6 @@ struct SiteDirectory: Sendable {
         self.preparations = preparations
         self.preparedBefore = preparedBefore
         let order = Self.displayOrder(prepared)
-        let ids = order.map { users[prepared[$0].source].id }
         // The people share the list they were made from (hidden in one copy when fields are hidden).
         let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
         // The slugs and lists (departments, letters) and the lookups by id need only the order: made side by side,
@@ -279,7 +278,7 @@ struct SiteDirectory: Sendable {
         for (index, position) in order.enumerated() { indexOf[position] = index }
         let lists = { @Sendable [indexOf] in
             Self.makeSlugsAndLists(
-                order: order, indexOf: indexOf, prepared: prepared, ids: ids, users: shared, hidden: hidden)
+                order: order, indexOf: indexOf, prepared: prepared, users: shared, hidden: hidden)
         }
         let lookupsByID = { @Sendable [indexOf] in
             Self.makeLookups(indexOf: indexOf, prepared: prepared, users: shared)
@@ -306,7 +305,7 @@ struct SiteDirectory: Sendable {
 
     /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
     private static func makeSlugsAndLists(
-        order: [Int], indexOf: [Int], prepared: [PreparedPerson], ids: [String], users: SiteUsers, hidden: Set<String>
+        order: [Int], indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers, hidden: Set<String>
     ) -> (
         slugs: [String], letters: [String], departmentFiles: [String?], departments: [SiteDepartment],
         letterLists: [(key: String, people: [Int])]
@@ -325,12 +324,13 @@ struct SiteDirectory: Sendable {
         var departmentList: [(key: String, people: [Int], namedBy: (index: Int, source: Int))] = []
         var departmentOf = [Int32](repeating: -1, count: count)
         let departmentHidden = hidden.contains("department")
+        let all = users.users
         prepared.withUnsafeBufferPointer { prepared in
             for position in prepared.indices {
                 let index = indexOf[position]
                 ordinary[index] =
                     prepared[position].ordinarySlug
-                    ?? Slug.ordinary(namePart: prepared[position].slugName, id: ids[index])
+                    ?? Slug.ordinary(namePart: prepared[position].slugName, id: all[prepared[position].source].id)
                 keys[index] = prepared[position].slugKey
                 let slot = Int(prepared[position].letterSlot)
                 letters[index] = Self.letterKeys[slot]
@@ -351,10 +351,10 @@ struct SiteDirectory: Sendable {
         }
         for slot in letterPeople.indices { letterPeople[slot].sort() }
         let slugs = Slug.assign(
-            ordinary: ordinary, namePart: { prepared[order[$0]].slugName }, ids: ids, keys: keys)
+            ordinary: ordinary, namePart: { prepared[order[$0]].slugName },
+            id: { all[prepared[order[$0]].source].id }, keys: keys)
         // The record is read only for each department's name, from the person who names it (a record with a folded
         // department key has a department); the file depends on the folded key alone, worked out once per department.
-        let all = users.users
         let named = departmentList.map { department -> (key: String, name: String, file: String, people: [Int])? in
             guard let name = all[department.namedBy.source].department else { return nil }
             return (

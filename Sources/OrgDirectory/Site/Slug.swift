@@ -28,19 +28,24 @@ public enum Slug {
     /// `assign` with the ordinary slugs (`ordinary(namePart:id:)`) already worked out too, and the ids'
     /// `collisionKey`s when known (the site directory works them out on every core).
     static func assign(ordinary: [String], nameParts: [String], ids: [String], keys: [UInt32]? = nil) -> [String] {
-        assign(ordinary: ordinary, namePart: { nameParts[$0] }, ids: ids, keys: keys)
+        assign(
+            ordinary: ordinary, namePart: { nameParts[$0] }, id: { ids[$0] },
+            keys: keys ?? ids.map { collisionKey($0) })
     }
 
-    /// `assign(ordinary:nameParts:ids:keys:)` with the name part of the person at an index asked for only when
-    /// their slug collides (rarely): a list of everyone's was a retain and a release of a string per person.
+    /// `assign(ordinary:nameParts:ids:keys:)` with the name part and the id of the person at an index asked for only
+    /// when their slug collides (rarely): a list of everyone's was a retain and a release of a string per person,
+    /// made on one core while the other waited (the ids, 6 of some 1,050 samples of a 100,000-person nightly,
+    /// `Benchmarks/profile-nightly.sh`). `keys` holds everyone's `collisionKey`, in the order of `ordinary`.
     static func assign(
-        ordinary: [String], namePart: (Int) -> String, ids: [String], keys: [UInt32]? = nil
+        ordinary: [String], namePart: (Int) -> String, id: (Int) -> String, keys: [UInt32]
     ) -> [String] {
+        precondition(keys.count == ordinary.count, "every slug needs its id's collision key")
         var slugs = ordinary
         // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits: people are
         // sorted by those digits (numbers) and only neighbours with equal digits compare slugs. A dictionary of
         // every slug hashed each whole string, a third of the site directory's one-core pass.
-        var keyed = ids.indices.map { UInt64(keys?[$0] ?? collisionKey(ids[$0])) << 32 | UInt64($0) }
+        var keyed = keys.indices.map { UInt64(keys[$0]) << 32 | UInt64($0) }
         keyed.sort()
         var colliding = Set<Int>()
         var start = 0
@@ -61,7 +66,7 @@ public enum Slug {
             }
             start = end
         }
-        for index in colliding { slugs[index] = namePart(index) + "-" + idHash(ids[index], length: 16) }
+        for index in colliding { slugs[index] = namePart(index) + "-" + idHash(id(index), length: 16) }
         // Identical ids (a broken input) still need distinct files: number them in order. Only a collision of
         // ordinary slugs can lead there, and a lengthened slug never equals an ordinary one (the part after its
         // last dash has 16 digits, not 6), so only the lengthened ones are compared.

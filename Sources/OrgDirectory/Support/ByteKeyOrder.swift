@@ -3,106 +3,69 @@ import Foundation
 /// Positions `0..<count` put in the order of their keys, byte strings compared with `memcmp` (a key that is a
 /// prefix of another comes first), stable on equal keys.
 ///
-/// Why not `sort` on the values themselves: every key is copied once into one block of bytes, so the comparisons
+/// Why not `sort` on the values themselves: every key is copied once into a block of bytes, so the comparisons
 /// read neighbouring memory instead of following a pointer to each value's own storage (a cache miss per side of
 /// every comparison at a hundred thousand people), and above `halvingThreshold` positions the two halves are
-/// sorted on two cores and merged.
+/// gathered and sorted on two cores and merged.
+///
+/// Each half keeps its own block: a half's sort compares only its own keys, and the merge reads one key from each.
+/// Joined into one block, the keys were copied once more on one core into memory fresh from the kernel, about 15 ms
+/// of a 100,000-person nightly's directory while the other core waited (`Benchmarks/profile-nightly.sh`).
 struct ByteKeyOrder: Sendable {
-    /// Every key, one after another.
-    private let bytes: [UInt8]
-    /// `starts[i]..<starts[i + 1]` is position i's key in `bytes`.
-    private let starts: [Int]
+    /// The keys of positions `0..<middle`.
+    private let low: PackedBytes
+    /// The keys of positions `middle..<count`; empty below `halvingThreshold`.
+    private let high: PackedBytes
+    /// The first position whose key is in `high`.
+    private let middle: Int
 
     /// Below this many positions one core sorts them all: two threads cost more than they save.
     static let halvingThreshold = 8192
 
-    /// The keys of positions `0..<count`, each appended to the block by `appendKey(position, &block)`; above
+    /// The keys of positions `0..<count`, each appended to a block by `appendKey(position, &block)`; above
     /// `halvingThreshold` the two halves' keys are gathered on two cores (reading each key is a cache miss, and
     /// gathering them all on one core was 40 ms of a 100,000-person build while the other core waited).
     init(count: Int, appendKey: @Sendable (Int, inout [UInt8]) -> Void) {
-        /// The keys of `range`, one after another, and where each ends.
-        @Sendable func gather(_ range: Range<Int>) -> (bytes: [UInt8], ends: [Int]) {
-            var bytes: [UInt8] = []
-            var ends: [Int] = []
-            ends.reserveCapacity(range.count)
-            for position in range {
-                appendKey(position, &bytes)
-                ends.append(bytes.count)
-            }
-            return (bytes, ends)
-        }
         guard count >= Self.halvingThreshold else {
-            let all = gather(0..<count)
-            bytes = all.bytes
-            starts = [0] + all.ends
+            low = Self.gather(0..<count, appendKey)
+            high = PackedBytes(capacity: 0, bytesPerEntry: 0)
+            middle = count
             return
         }
         let middle = count / 2
-        let (low, high) = BothAtOnce.run({ gather(0..<middle) }, { gather(middle..<count) })
-        bytes = low.bytes + high.bytes
-        var starts = [0] + low.ends
-        starts.reserveCapacity(count + 1)
-        let offset = low.bytes.count
-        starts += high.ends.lazy.map { $0 + offset }
-        self.starts = starts
+        (low, high) = BothAtOnce.run({ Self.gather(0..<middle, appendKey) }, { Self.gather(middle..<count, appendKey) })
+        self.middle = middle
     }
 
     /// How many positions there are.
-    var count: Int { starts.count - 1 }
+    var count: Int { low.count + high.count }
 
     /// Whether any key holds a byte of 0x80 or more (for UTF-8 keys: a character outside ASCII).
     var hasNonASCIIByte: Bool {
-        bytes.contains { $0 >= 0x80 }
+        low.hasNonASCIIByte || high.hasNonASCIIByte
     }
 
     /// The positions in key order: the i-th entry is the position whose key is i-th smallest; positions with equal
     /// keys stay in ascending order.
     func sortedPositions() -> [Int] {
-        guard count >= Self.halvingThreshold else {
-            var order = Array(0..<count)
-            sort(&order[...])
-            return order
-        }
-        let middle = count / 2
-        let (low, high) = BothAtOnce.run(
-            { @Sendable in
-                var half = Array(0..<middle)
-                sort(&half[...])
-                return half
-            },
-            { @Sendable in
-                var half = Array(middle..<count)
-                sort(&half[...])
-                return half
-            })
-        return merge(low, high)
+        guard high.count > 0 else { return low.sortedPositions(from: 0) }
+        let (first, second) = BothAtOnce.run(
+            { @Sendable [low] in low.sortedPositions(from: 0) },
+            { @Sendable [high, middle] in high.sortedPositions(from: middle) })
+        return merge(first, second)
     }
 
-    /// Sorts positions by their keys; Swift's sort is stable, so positions with equal keys keep their order.
-    private func sort(_ positions: inout ArraySlice<Int>) {
-        bytes.withUnsafeBufferPointer { block in
-            guard let base = block.baseAddress else { return }
-            starts.withUnsafeBufferPointer { starts in
-                positions.sort { Self.precedes($0, $1, base, starts) }
-            }
-        }
-    }
-
-    /// `first` and `second`, each in order, merged; on equal keys `first`'s come first, as one sort of the
-    /// whole list of positions gave (the halves are the list's two halves in order, and Swift's sort is stable).
+    /// `first` (positions in `low`) and `second` (in `high`), each in order, merged; on equal keys `first`'s come
+    /// first, as one sort of the whole list of positions gave (the halves are the list's two halves in order, and
+    /// Swift's sort is stable).
     private func merge(_ first: [Int], _ second: [Int]) -> [Int] {
         var merged: [Int] = []
         merged.reserveCapacity(first.count + second.count)
-        bytes.withUnsafeBufferPointer { block in
-            // A block with no address holds no bytes: every key is empty, so the halves follow in order.
-            guard let base = block.baseAddress else {
-                merged = first + second
-                return
-            }
-            starts.withUnsafeBufferPointer { starts in
-                var (left, right) = (0, 0)
+        var (left, right) = (0, 0)
+        low.withEntries { lowKey in
+            high.withEntries { highKey in
                 while left < first.count, right < second.count {
-                    if Self.precedes(second[right], first[left], base, starts) {
+                    if ByteOrder.compare(highKey(second[right] - middle), lowKey(first[left])) < 0 {
                         merged.append(second[right])
                         right += 1
                     } else {
@@ -110,19 +73,28 @@ struct ByteKeyOrder: Sendable {
                         left += 1
                     }
                 }
-                merged += first[left...]
-                merged += second[right...]
             }
         }
+        merged += first[left...]
+        merged += second[right...]
         return merged
     }
 
-    private static func precedes(
-        _ left: Int, _ right: Int, _ base: UnsafePointer<UInt8>, _ starts: UnsafeBufferPointer<Int>
-    ) -> Bool {
-        let leftKey = UnsafeRawBufferPointer(start: base + starts[left], count: starts[left + 1] - starts[left])
-        let rightKey = UnsafeRawBufferPointer(start: base + starts[right], count: starts[right + 1] - starts[right])
-        return ByteOrder.compare(leftKey, rightKey) < 0
+    /// The keys of `positions`, gathered by `appendKey`.
+    private static func gather(_ positions: Range<Int>, _ appendKey: (Int, inout [UInt8]) -> Void) -> PackedBytes {
+        var keys = PackedBytes(capacity: positions.count, bytesPerEntry: 0)
+        for position in positions { keys.appendEntry { appendKey(position, &$0) } }
+        return keys
+    }
+}
+
+extension PackedBytes {
+    /// The entries' indices, numbered from `first`, sorted by their bytes; Swift's sort is stable, so equal entries
+    /// keep their order.
+    fileprivate func sortedPositions(from first: Int) -> [Int] {
+        var order = Array(first..<first + count)
+        withEntries { key in order.sort { ByteOrder.compare(key($0 - first), key($1 - first)) < 0 } }
+        return order
     }
 }
 

@@ -36,6 +36,30 @@ struct PackedBytes: Sendable, Equatable {
         ends.append(bytes.count)
     }
 
+    /// Appends the entry `write` appends to the block.
+    mutating func appendEntry(_ write: (inout [UInt8]) -> Void) {
+        write(&bytes)
+        ends.append(bytes.count)
+    }
+
+    /// Whether any entry holds a byte of 0x80 or more (for UTF-8: a character outside ASCII).
+    var hasNonASCIIByte: Bool { bytes.contains { $0 >= 0x80 } }
+
+    /// Calls `body` with a function that gives entry `index`'s bytes in place, for many lookups in a row (a sort's
+    /// comparisons): `withEntry` binds the block's storage once per entry.
+    func withEntries<Result>(_ body: ((_ index: Int) -> UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { block in
+            ends.withUnsafeBufferPointer { ends in
+                body { index in
+                    let start = index == 0 ? 0 : ends[index - 1]
+                    // A block with no address holds no bytes: every entry in it is empty.
+                    guard let base = block.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+                    return UnsafeRawBufferPointer(start: base + start, count: ends[index] - start)
+                }
+            }
+        }
+    }
+
     /// `body` of entry `index`'s bytes.
     func withEntry<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         let start = index == 0 ? 0 : ends[index - 1]

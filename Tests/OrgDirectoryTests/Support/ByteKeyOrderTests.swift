@@ -48,6 +48,15 @@ struct ByteKeyOrderTests {
     func nonASCIIBytes() {
         #expect(!ByteKeyOrder(count: 2) { index, block in block += Array("id-\(index)".utf8) }.hasNonASCIIByte)
         #expect(ByteKeyOrder(count: 2) { index, block in block += Array("id-é\(index)".utf8) }.hasNonASCIIByte)
+        // Halved, each half keeps its own block of keys: one such key in either half is found.
+        let count = ByteKeyOrder.halvingThreshold * 2
+        for odd in [0, count - 1] {
+            let order = ByteKeyOrder(count: count) { index, block in
+                block += Array((index == odd ? "id-é" : "id-\(index)").utf8)
+            }
+            #expect(order.hasNonASCIIByte)
+        }
+        #expect(!ByteKeyOrder(count: count) { index, block in block += Array("id-\(index)".utf8) }.hasNonASCIIByte)
     }
 
     @Test("an order that names a position twice, or leaves one out, stops the process instead of walking forever")

@@ -396,6 +396,18 @@ public struct BuildPipeline: Sendable {
         // prepared all 100,000 people again (264 of its 2,691 samples against about 40 in a later nightly). Side by
         // side (2026-11-27): that nightly 1.22 -> 1.13 s and its peak 374 -> 344 MiB; the full build 3.055 -> 3.085 s
         // and its peak 297 -> 328 MiB, the preparations held to its end (the limit is 400 MB).
+        //
+        // So a run that renders everyone (no published site to compare with) saves them during the render, as soon as
+        // the directory is made, and frees them then: its peak 325 -> 317 MiB, lower in 6 of 6 rounds, its time the
+        // same (`Benchmarks/ab.sh OLD NEW 6`). A nightly saves them after the publish, beside the other state caches:
+        // saved in its render, the save held a core the render needed (render 20 ms longer, the caches' stage 10 ms
+        // shorter, no fewer fresh pages; `Benchmarks/ab-nightly.sh OLD NEW 8`). Either way they name the snapshot
+        // about to be committed: a run that finds another latest snapshot (this one failed to render, publish or
+        // commit, a later run's, one removed) ignores them and prepares everyone.
+        let savingPreparationsEarly = published == nil
+        let preparationSaving = PreparationSaving { [preparations] made in
+            Self.save(made, in: preparations.store, context: preparations.context, snapshot: preparations.snapshot)
+        }
         do {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
@@ -403,7 +415,8 @@ public struct BuildPipeline: Sendable {
                 prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
                 keptRows: exportRows.store.keptRows, preparations: preparations.kept,
-                keepingPreparations: true, to: staging)
+                keepingPreparations: true, savingPreparations: savingPreparationsEarly ? preparationSaving : nil,
+                to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -426,14 +439,11 @@ public struct BuildPipeline: Sendable {
         }
         clock.lap("publish (swap)")
         // Four files with nothing in common, encoded at the same time: one after the other they were the last
-        // tenth of a nightly run, on one core. The preparations name the snapshot about to be committed: a run that
-        // finds another latest snapshot (this one failed to commit, a later run's, one removed) ignores them.
+        // tenth of a nightly run, on one core (the preparations only where the render did not save them already).
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)
         async let tokensSaved = Self.save(report.searchTokens, in: searchTokens.store, context: searchTokens.context)
         async let rowsSaved = Self.save(report.exportRows, in: exportRows.store)
-        async let preparationsSaved = Self.save(
-            report.preparations, in: preparations.store, context: preparations.context,
-            snapshot: preparations.snapshot)
+        async let preparationsSaved = savingPreparationsEarly ? nil : preparationSaving.save(report.preparations)
         let warnings =
             [await fingerprintsSaved, await tokensSaved, await rowsSaved, await preparationsSaved].compactMap { $0 }
             + report.warnings
@@ -469,7 +479,7 @@ extension BuildPipeline {
     private static func save(
         _ preparations: PreparationCache.Made?, in store: PreparationCacheStore, context: RenderFingerprint,
         snapshot: String
-    ) async -> String? {
+    ) -> String? {
         guard let preparations else {
             store.clear()
             return nil

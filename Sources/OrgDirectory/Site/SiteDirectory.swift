@@ -45,10 +45,16 @@ struct SiteDirectory: Sendable {
     /// `digestLimit` people, where `recordDigest(at:)` works one out when asked instead of holding them all.
     let recordDigests: [RenderFingerprint]
     /// Everyone's preparation for the next run's `PreparationCache`, when asked for (`keepingPreparations`) and
-    /// the directory is small enough to keep caches (`digestLimit`).
-    let preparations: PreparationCache.Made?
+    /// the directory is small enough to keep caches (`digestLimit`); nil once taken (`takePreparations`).
+    private(set) var preparations: PreparationCache.Made?
     /// How many people took their preparation from the run before's `PreparationCache`.
     let preparedBefore: Int
+
+    /// Everyone's preparation, taken out of the directory, so that whoever saves it can free it while the directory
+    /// lives on (see `SiteRenderer.render`'s `savingPreparations`).
+    mutating func takePreparations() -> PreparationCache.Made? {
+        preparations.take()
+    }
 
     /// Directories up to this size keep everyone's record digest: the search-token cache, the render fingerprints
     /// and the export rows each read it, and hashing every record once per reader was a nightly run's largest

@@ -47,18 +47,26 @@ public struct SiteRenderer: Sendable {
     /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
     /// whose row is unchanged are copied from the run before's (`KeptRowFiles`). People `preparations` has (the run
     /// before's `PreparationCache`, with whom it no longer describes) are not prepared again; with
-    /// `keepingPreparations` the report carries everyone's preparation for the next run.
+    /// `keepingPreparations` the report carries everyone's preparation for the next run, unless `savingPreparations`
+    /// is given: then a render task hands them to it as soon as the directory is made (nil when the directory keeps
+    /// none, see `SiteDirectory.digestLimit`), and they are freed once saved (its warning, if any, goes to the
+    /// report's). Held to the end of the render instead, they raised a 100,000-person full build's peak by some 8 MiB
+    /// (see `BuildPipeline.renderAndPublish`).
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
         searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
         keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
-        keepingPreparations: Bool = false, to output: some SiteOutput
+        keepingPreparations: Bool = false,
+        savingPreparations: PreparationSaving? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        let directory = await SiteDirectory.build(
+        var built = await SiteDirectory.build(
             users: people, hiding: options.hideFields, early: prerendered, kept: preparations,
             keepingPreparations: keepingPreparations)
+        // Taken out before the job copies the directory, so that the saving task's is the only reference left.
+        let madePreparations = savingPreparations == nil ? nil : HandOff(built.takePreparations())
+        let directory = consume built
         // Everyone's row key, made once on every core for the exports, the list rows and the search records.
         let match =
             keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
@@ -97,6 +105,7 @@ public struct SiteRenderer: Sendable {
         var searchPieces: [SiteRenderJob.SearchPiece] = []
         var exportTable: ExportRows.Made?
         var keptFiles: [SiteRenderJob.KeptRows] = []
+        var warnings: [String] = []
         // Each person chunk's fingerprints by its first position: chunks finish in any order.
         var fingerprintChunks: [(start: Int, fingerprints: [RenderFingerprints.Entry])] = []
         do {
@@ -146,6 +155,15 @@ public struct SiteRenderer: Sendable {
                         return RenderPart([])
                     }
                 }
+                if let madePreparations, let savingPreparations {
+                    // First of all: saved and freed before the render's largest values are made.
+                    pending.insert(
+                        {
+                            var part = RenderPart([])
+                            if let made = madePreparations.take() { part.warning = savingPreparations.save(made) }
+                            return part
+                        }, at: 0)
+                }
                 pending += [
                     { RenderPart(try job.renderChanges(to: output)) },
                     { RenderPart(try job.writeAssets(to: output)) },
@@ -174,6 +192,7 @@ public struct SiteRenderer: Sendable {
                     if let piece = done.search { searchPieces.append(piece) }
                     if let rows = done.exports { exportTable = rows }
                     if let kept = done.kept { keptFiles.append(kept) }
+                    if let warning = done.warning { warnings.append(warning) }
                     if let chunk = done.people {
                         fingerprintChunks.append((chunk.start, chunk.fingerprints))
                         people.rendered += chunk.rendered
@@ -213,7 +232,7 @@ public struct SiteRenderer: Sendable {
         report.peoplePreparedBefore = directory.preparedBefore
         report.exportRowsCopied = exportTable?.copied ?? 0
         report.keptRowsCopied = keptFiles.reduce(0) { $0 + $1.copied }
-        report.warnings = keptFiles.sorted { $0.kind.rawValue < $1.kind.rawValue }.compactMap(\.warning)
+        report.warnings = keptFiles.sorted { $0.kind.rawValue < $1.kind.rawValue }.compactMap(\.warning) + warnings
         report.fingerprints = published.map { output in
             RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints),
@@ -222,6 +241,12 @@ public struct SiteRenderer: Sendable {
         BackgroundRelease.drop((consume job, consume directory))
         return report
     }
+}
+
+/// Where a render saves everyone's preparation for the next run (`SiteRenderer.render`'s `savingPreparations`):
+/// given nil when the directory keeps none, it returns a warning when they cannot be saved.
+public struct PreparationSaving: Sendable {
+    let save: @Sendable (PreparationCache.Made?) -> String?
 }
 
 /// What one render task produced: its files, the search shards among them, and for person chunks the
@@ -238,6 +263,8 @@ private struct RenderPart: Sendable {
     var exports: ExportRows.Made?
     /// The list rows or search records kept for the next run.
     var kept: SiteRenderJob.KeptRows?
+    /// What the part could not keep for the next run (the preparations' save).
+    var warning: String?
 
     init(
         _ paths: [String], fileCount: Int? = nil, shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,

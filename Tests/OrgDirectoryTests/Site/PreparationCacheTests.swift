@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import OrgDirectory
@@ -106,6 +107,48 @@ struct PreparationCacheTests {
             users: reversed, hiding: [], kept: KeptPreparations(cache: cache, unequal: []))
         #expect(directory.preparedBefore < first.count / 10, "a reversed list meets few entries in order")
         Self.expectSame(directory, await SiteDirectory.build(users: reversed, hiding: []))
+    }
+
+    @Test("a render given a saver hands it the preparations once, the bytes a report would carry, and its warning")
+    func renderHandsPreparationsToTheSaver() async throws {
+        let (first, _) = Self.nights(count: 300)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prep-save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let renderer = try SiteRenderer(options: SiteOptions())
+        let when = Date(timeIntervalSince1970: 1_763_000_000)
+        let held = try await renderer.render(
+            first, generatedAt: when, keepingPreparations: true,
+            to: DirectorySiteOutput(root: root.appendingPathComponent("held")))
+        let heldBytes = PreparationCache.encode(try #require(held.preparations), context: Self.context, snapshot: "n")
+        #expect(held.warnings.isEmpty)
+
+        let handed = HandedPreparations()
+        let saved = try await renderer.render(
+            first, generatedAt: when, keepingPreparations: true,
+            savingPreparations: PreparationSaving { made in
+                handed.add(made.map { PreparationCache.encode($0, context: Self.context, snapshot: "n") })
+                return "could not save them"
+            }, to: DirectorySiteOutput(root: root.appendingPathComponent("saved")))
+        #expect(saved.preparations == nil, "handed over, not held to the end")
+        #expect(handed.calls == [heldBytes])
+        #expect(saved.warnings == ["could not save them"])
+
+        // A render keeping none (not asked to) still tells the saver, which then forgets the stored file.
+        let none = HandedPreparations()
+        _ = try await renderer.render(
+            first, generatedAt: when,
+            savingPreparations: PreparationSaving { made in
+                none.add(made.map { PreparationCache.encode($0, context: Self.context, snapshot: "n") })
+                return nil
+            }, to: DirectorySiteOutput(root: root.appendingPathComponent("none")))
+        #expect(none.calls == [nil])
+    }
+
+    /// What a test's `PreparationSaving` was given, call by call.
+    final class HandedPreparations: Sendable {
+        private let given = Mutex<[[UInt8]?]>([])
+        var calls: [[UInt8]?] { given.withLock { $0 } }
+        func add(_ bytes: [UInt8]?) { given.withLock { $0.append(bytes) } }
     }
 
     @Test("the walk over changed ids finds them in id order and counts anyone met out of order as changed")

@@ -16,8 +16,10 @@ public struct Snapshot: Sendable, Codable, Equatable {
     }
 
     /// A snapshot of `people` already in canonical order, taken as they are: a run that has just put them in that
-    /// order (`canonicallySorted`) does not check it again.
+    /// order (`canonicallySorted`) does not check it again. Debug builds (the tests) do: a snapshot out of order
+    /// would be written as it is, and read back by binary search and merges that assume the order.
     init(metadata: SnapshotMetadata, canonicallyOrdered people: [User]) {
+        assert(Self.isInIDOrder(people), "Snapshot(canonicallyOrdered:) needs people in id order")
         var metadata = metadata
         metadata.counts.people = people.count
         self.metadata = metadata
@@ -33,6 +35,12 @@ public struct Snapshot: Sendable, Codable, Equatable {
         let ids = people.map(\.id)
         let order = ids.indices.sorted { User.idPrecedes(ids[$0], ids[$1]) }
         return order.map { people[$0] }
+    }
+
+    /// Whether no one in `people` comes after the next one by id: the canonical order, where a broken input's repeated
+    /// id stays next to itself (`isCanonicallyOrdered` is strict). For checks of a caller's promise in debug builds.
+    static func isInIDOrder(_ people: [User]) -> Bool {
+        zip(people, people.dropFirst()).allSatisfy { !User.idPrecedes($1.id, $0.id) }
     }
 
     /// Whether `people` is strictly ascending by id, checked in O(n) so sorted input is not sorted again.

@@ -27,7 +27,7 @@ public struct SiteReport: Sendable, Equatable {
     /// asked for or the directory is too large to keep it.
     var exportRows: ExportRows?
     /// Everyone's preparation for the next run's `PreparationCache`, when asked for and the directory is small
-    /// enough to keep caches.
+    /// enough to keep caches; nil when the render handed it to a `PreparationSaving` instead.
     var preparations: PreparationCache.Made?
     /// People whose preparation was taken from the run before's `PreparationCache` instead of made.
     public var peoplePreparedBefore: Int = 0

@@ -186,4 +186,26 @@ struct DirectoryDiffTests {
         #expect(diff.changed.count == 200)
         #expect(diff.joiners.isEmpty && diff.leavers.isEmpty)
     }
+
+    @Test("lists promised in the snapshot's order are checked in debug builds: out of order, the process stops")
+    func canonicalPromiseChecked() async {
+        let people = (1...3).map { SnapshotFixtures.person($0) }
+        var unequal: Set<String> = []
+        // In order, a repeated id included (a broken input keeps it next to itself), the promise holds.
+        #expect(Snapshot.isInIDOrder(people) && Snapshot.isInIDOrder([people[0], people[0], people[1]]))
+        #expect(DirectoryDiff.between(canonical: people, people, unequal: &unequal).changed.isEmpty)
+        #expect(!Snapshot.isInIDOrder(people.reversed()))
+        // `assert` holds in debug builds only, which the test command builds.
+        #if DEBUG
+            await #expect(processExitsWith: .failure) {
+                let people = (1...3).map { SnapshotFixtures.person($0) }
+                var unequal: Set<String> = []
+                _ = DirectoryDiff.between(canonical: people, people.reversed(), unequal: &unequal)
+            }
+            await #expect(processExitsWith: .failure) {
+                let people = (1...3).map { SnapshotFixtures.person($0) }
+                _ = Snapshot(metadata: SnapshotFixtures.metadata(), canonicallyOrdered: people.reversed())
+            }
+        #endif
+    }
 }

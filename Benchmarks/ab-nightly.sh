@@ -37,10 +37,12 @@ for round in $(seq 1 "$rounds"); do
     exe=$first; [ "$side" = B ] && exe=$second
     rm -rf "${dir:?}/$side" && cp -a "$dir/$side.saved" "$dir/$side"
     hugeBefore=$(huge_faults)
-    /usr/bin/time -o "$dir/time" -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
+    /usr/bin/time -o "$dir/time" -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak, %R page faults" \
       "$exe" build --config "$dir/$side.plist" --verbose 2> "$dir/log"
     # Fresh 2 MiB pages the kernel cleared for the run (system-wide, so nothing else should run): memory the run
-    # touched for the first time, which costs about a millisecond a page on these machines.
+    # touched for the first time, which costs about a millisecond a page on these machines. The time line's "page
+    # faults" are the run's own (the kernel's count for the process, `%R`): each fresh 2 MiB page is one of them,
+    # beside the 4 KiB faults of the files it maps and of memory taken without large pages.
     echo "huge pages faulted in $(( $(huge_faults) - hugeBefore ))" >> "$dir/log"
     # The time line, then the run's stages (`--verbose` logs each as "stage NAME took N ms") and when the snapshot
     # was decoded and the delta round was in ("snapshot read at N ms", "delta round fetched at N ms").

@@ -47,14 +47,14 @@ struct PeopleByID {
 
     /// Everyone left, sorted by id (the snapshot's order, with the new people merged in).
     func sortedByID() -> [User] {
-        let joiners = added.compactMap { $0 }.sorted { $0.id < $1.id }
+        let joiners = added.compactMap { $0 }.sorted { User.idPrecedes($0.id, $1.id) }
         var merged: [User] = []
         merged.reserveCapacity(base.count + joiners.count)
         var next = joiners.startIndex
         for index in base.indices {
             if let basePosition, basePosition[base[index].id] != index { continue }  // an earlier duplicate
             guard let user = changed[index] ?? base[index] else { continue }
-            while next < joiners.endIndex, joiners[next].id < user.id {
+            while next < joiners.endIndex, User.idPrecedes(joiners[next].id, user.id) {
                 merged.append(joiners[next])
                 next += 1
             }
@@ -74,41 +74,38 @@ struct PeopleByID {
 
 extension Array where Element == User {
     /// The position of the person whose id is `id`, found by binary search: the people must be in id order
-    /// (`isSortedByID`).
+    /// (`isSortedByID`). Ids compare as bytes, as they are ordered: a spelling of the id that is only canonically
+    /// equivalent (the same `String`, other bytes) is another id here.
     func indexSortedByID(of id: String) -> Int? {
         var low = startIndex
         var high = endIndex
         while low < high {
             let middle = (low + high) / 2
-            if self[middle].id < id { low = middle + 1 } else { high = middle }
+            if User.idPrecedes(self[middle].id, id) { low = middle + 1 } else { high = middle }
         }
-        return low < endIndex && self[low].id == id ? low : nil
+        // The first id not before `id`: the one sought when `id` does not come before it either.
+        return low < endIndex && !User.idPrecedes(id, self[low].id) ? low : nil
     }
 
-    /// True when the ids ascend (a snapshot's canonical order).
+    /// True when the ids ascend: the snapshot's canonical order (`Snapshot.isCanonicallyOrdered`), ids compared as
+    /// bytes.
     var isSortedByID: Bool {
-        // Ids read in place from the buffer, not through copies of whole records.
-        withUnsafeBufferPointer { people in
-            people.indices.dropFirst().allSatisfy { people[$0 - 1].id < people[$0].id }
-        }
+        Snapshot.isCanonicallyOrdered(self)
     }
 
-    /// Puts the people in id order (a snapshot's canonical order), as `sort { $0.id < $1.id }` would.
+    /// Puts the people in id order, the snapshot's canonical order (ids compared as bytes, `User.idPrecedes`), people
+    /// with the same id in the order they came.
     ///
     /// Graph promises no order, and a service that lists people by name (or in any order but by id) left a first
     /// build sorting a hundred thousand records between the fetch and the render, on one core while the other
-    /// waited: about 90 ms, a comparison of two ids being a cache miss on each side. The ids are copied into one block
-    /// and sorted as bytes on two cores (`ByteKeyOrder`), then every record moves once to its place. For ASCII ids
-    /// (Graph's are GUIDs) byte order is `String` order; ids with other characters take `String`'s own sort, whose
-    /// order also accounts for Unicode equivalence.
+    /// waited: about 90 ms, a comparison of two ids being a cache miss on each side. The ids are copied into blocks
+    /// and sorted as bytes on two cores (`ByteKeyOrder`), then every record moves once to its place.
+    ///
+    /// Why the snapshot's order and not `String`'s: the two agree on ASCII ids (Graph's are GUIDs), and for any other
+    /// a sort by `String` had to be followed by the snapshot's own sort, each with its pass to check the order first.
     mutating func sortByID() {
         guard !isSortedByID else { return }
-        let ids = Self.idKeys(of: self)
-        guard !ids.hasNonASCIIByte else {
-            sort { $0.id < $1.id }
-            return
-        }
-        permute(to: ids.sortedPositions())
+        permute(to: Self.idKeys(of: self).sortedPositions())
     }
 
     /// The ids of `people` as `ByteKeyOrder` keys. A function of its own so that the gathering tasks' hold on the

@@ -40,11 +40,6 @@ struct ByteKeyOrder: Sendable {
     /// How many positions there are.
     var count: Int { low.count + high.count }
 
-    /// Whether any key holds a byte of 0x80 or more (for UTF-8 keys: a character outside ASCII).
-    var hasNonASCIIByte: Bool {
-        low.hasNonASCIIByte || high.hasNonASCIIByte
-    }
-
     /// The positions in key order: the i-th entry is the position whose key is i-th smallest; positions with equal
     /// keys stay in ascending order.
     func sortedPositions() -> [Int] {

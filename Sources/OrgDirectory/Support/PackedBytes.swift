@@ -42,9 +42,6 @@ struct PackedBytes: Sendable, Equatable {
         ends.append(bytes.count)
     }
 
-    /// Whether any entry holds a byte of 0x80 or more (for UTF-8: a character outside ASCII).
-    var hasNonASCIIByte: Bool { bytes.contains { $0 >= 0x80 } }
-
     /// Calls `body` with a function that gives entry `index`'s bytes in place, for many lookups in a row (a sort's
     /// comparisons): `withEntry` binds the block's storage once per entry.
     func withEntries<Result>(_ body: ((_ index: Int) -> UnsafeRawBufferPointer) -> Result) -> Result {

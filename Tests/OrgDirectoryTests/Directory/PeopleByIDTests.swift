@@ -33,7 +33,7 @@ struct PeopleByIDTests {
         #expect(merged.first?.displayName == "last")
     }
 
-    @Test("people listed in any order are put in id order, as a sort by String comparison puts them")
+    @Test("people listed in any order are put in id order, as a sort by String comparison puts ASCII ids")
     func sortByIDMatchesStringOrder() {
         // Above ByteKeyOrder.halvingThreshold, so the two-core path runs; GUID-like ids in both cases of hex
         // digits, and ids that are prefixes of others.
@@ -51,14 +51,38 @@ struct PeopleByIDTests {
         #expect(people.isSortedByID)
     }
 
-    @Test("ids outside ASCII are sorted as Strings compare them, canonically equivalent spellings included")
+    @Test("ids outside ASCII are sorted by their bytes, the snapshot's order, canonically equivalent spellings apart")
     func sortByIDWithNonASCIIIDs() {
-        // "é" precomposed and as e + combining accent are equal Strings but different bytes.
-        var people = ["zeta", "\u{E9}tude", "e\u{301}tudes", "ångström", "alpha", "Ωmega"].map { Self.user($0) }
-        let reference = people.sorted { $0.id < $1.id }
+        // "é" precomposed and as e + combining accent are equal Strings but different bytes: the snapshot orders
+        // them by bytes, so one sort puts them where the snapshot has them.
+        var people = ["zeta", "\u{E9}tude", "e\u{301}tude", "ångström", "alpha", "Ωmega"].map { Self.user($0) }
+        let reference = people.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        #expect(reference.map(\.id) == Snapshot.canonicallySorted(people).map(\.id))
         people.sortByID()
         #expect(people.map(\.id) == reference.map(\.id))
-        #expect(people.isSortedByID)
+        #expect(people.isSortedByID && Snapshot.isCanonicallyOrdered(people))
+        // Found by their own bytes only.
+        let precomposed = people.indexSortedByID(of: "\u{E9}tude")
+        let combining = people.indexSortedByID(of: "e\u{301}tude")
+        #expect(precomposed.map { people[$0].id.utf8.elementsEqual("\u{E9}tude".utf8) } == true)
+        #expect(combining.map { people[$0].id.utf8.elementsEqual("e\u{301}tude".utf8) } == true)
+        #expect(people.indexSortedByID(of: "\u{E9}tudes") == nil)
+    }
+
+    @Test("a snapshot with ids outside ASCII is searched in place, and joiners merge into its order")
+    func nonASCIISnapshotMerged() {
+        var snapshot = ["b\u{E9}", "c", "\u{E9}", "z"].map { Self.user($0) }
+        snapshot.sortByID()
+        var people = PeopleByID(snapshot)
+        people["\u{E9}"] = Self.user("\u{E9}", "Changed")
+        people["e\u{301}"] = Self.user("e\u{301}", "Joined")
+        people["c"] = nil
+        let merged = people.sortedByID()
+        #expect(merged.map(\.id) == Snapshot.canonicallySorted(merged).map(\.id))
+        #expect(merged.isSortedByID)
+        // "bé", then the joiner "e" + accent (0x65), "z", and "é" (0xC3): a joiner spelled like "é" but in other
+        // bytes is another person, as the snapshot would keep them.
+        #expect(merged.map(\.displayName) == ["N", "Joined", "N", "Changed"])
     }
 
     @Test("a person is found by id among people in id order, and an id between two or past either end is not")

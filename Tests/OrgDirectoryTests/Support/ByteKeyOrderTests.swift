@@ -44,21 +44,6 @@ struct ByteKeyOrderTests {
         }
     }
 
-    @Test("a key with a byte of 0x80 or more is reported, so UTF-8 callers can tell ASCII keys from others")
-    func nonASCIIBytes() {
-        #expect(!ByteKeyOrder(count: 2) { index, block in block += Array("id-\(index)".utf8) }.hasNonASCIIByte)
-        #expect(ByteKeyOrder(count: 2) { index, block in block += Array("id-é\(index)".utf8) }.hasNonASCIIByte)
-        // Halved, each half keeps its own block of keys: one such key in either half is found.
-        let count = ByteKeyOrder.halvingThreshold * 2
-        for odd in [0, count - 1] {
-            let order = ByteKeyOrder(count: count) { index, block in
-                block += Array((index == odd ? "id-é" : "id-\(index)").utf8)
-            }
-            #expect(order.hasNonASCIIByte)
-        }
-        #expect(!ByteKeyOrder(count: count) { index, block in block += Array("id-\(index)".utf8) }.hasNonASCIIByte)
-    }
-
     @Test("an order that names a position twice, or leaves one out, stops the process instead of walking forever")
     func permuteStopsOnAnOrderThatIsNoPermutation() async {
         await #expect(processExitsWith: .failure) {

@@ -12,12 +12,10 @@ import Foundation
 /// Joined into one block, the keys were copied once more on one core into memory fresh from the kernel, about 15 ms
 /// of a 100,000-person nightly's directory while the other core waited (`Benchmarks/profile-nightly.sh`).
 struct ByteKeyOrder: Sendable {
-    /// The keys of positions `0..<middle`.
+    /// The keys of the first positions, `0..<low.count`.
     private let low: PackedBytes
-    /// The keys of positions `middle..<count`; empty below `halvingThreshold`.
+    /// The keys of the rest, from position `low.count` on; empty below `halvingThreshold`.
     private let high: PackedBytes
-    /// The first position whose key is in `high`.
-    private let middle: Int
 
     /// Below this many positions one core sorts them all: two threads cost more than they save.
     static let halvingThreshold = 8192
@@ -29,12 +27,10 @@ struct ByteKeyOrder: Sendable {
         guard count >= Self.halvingThreshold else {
             low = Self.gather(0..<count, appendKey)
             high = PackedBytes(capacity: 0, bytesPerEntry: 0)
-            middle = count
             return
         }
         let middle = count / 2
         (low, high) = BothAtOnce.run({ Self.gather(0..<middle, appendKey) }, { Self.gather(middle..<count, appendKey) })
-        self.middle = middle
     }
 
     /// How many positions there are.
@@ -46,7 +42,7 @@ struct ByteKeyOrder: Sendable {
         guard high.count > 0 else { return low.sortedPositions(from: 0) }
         let (first, second) = BothAtOnce.run(
             { @Sendable [low] in low.sortedPositions(from: 0) },
-            { @Sendable [high, middle] in high.sortedPositions(from: middle) })
+            { @Sendable [high, low] in high.sortedPositions(from: low.count) })
         return merge(first, second)
     }
 
@@ -57,6 +53,7 @@ struct ByteKeyOrder: Sendable {
         var merged: [Int] = []
         merged.reserveCapacity(first.count + second.count)
         var (left, right) = (0, 0)
+        let middle = low.count
         low.withEntries { lowKey in
             high.withEntries { highKey in
                 while left < first.count, right < second.count {

@@ -59,8 +59,7 @@ struct PackedBytes: Sendable, Equatable {
 
     /// `body` of entry `index`'s bytes.
     func withEntry<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let start = index == 0 ? 0 : ends[index - 1]
-        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[index]])) }
+        withEntries { entry in body(entry(index)) }
     }
 
     /// Entry `index` as text.

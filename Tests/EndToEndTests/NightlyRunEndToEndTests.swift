@@ -185,7 +185,8 @@ struct NightlyRunEndToEndTests {
     }
 
     /// A first build keeps everyone's preparation for the first nightly; one that cannot save it still publishes,
-    /// says so and what the next run does instead, and the next run saves it and the one after uses it.
+    /// says so and what the next run does instead, and the next run saves it and the one after uses it. A nightly
+    /// that cannot save it (its save comes after the publish) says so too.
     @Test("a first build that cannot keep the preparations publishes all the same, says so, and the next run heals")
     func unsavablePreparations() async throws {
         try await withSandboxWorkspace(SandboxConfiguration(userCount: 40)) { workspace, settings, environment in
@@ -217,6 +218,16 @@ struct NightlyRunEndToEndTests {
 
             let (_, thirdSummary) = try await build()
             #expect(thirdSummary["peoplePreparedBefore"] as? Int == 40, "\(thirdSummary)")
+
+            // A nightly saves them after its publish, not during its render (`BuildPipeline.renderAndPublish`): the
+            // same warning there, and the site still published.
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+            try "in the way".write(to: file.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+            let (nightly, nightlySummary) = try await build()
+            #expect(nightlySummary["peoplePreparedBefore"] as? Int == 0, "nothing to read: \(nightlySummary)")
+            #expect(nightly.stderr.contains("the people's preparations could not be saved"))
+            #expect(workspace.files(in: "people", withExtension: "html").count == 40)
         }
     }
 

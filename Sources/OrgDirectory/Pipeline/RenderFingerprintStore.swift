@@ -53,7 +53,9 @@ public struct RenderFingerprintStore: Sendable {
     /// The fingerprints in `url`, or nil when it cannot be read or does not describe `output` in this version;
     /// with `slugs`, the people's slugs too (needed only for the spare, which a run updates in place).
     private func decoded(_ url: URL, slugs: Bool = true) -> RenderFingerprints? {
-        StateCacheFile.read(url) { RenderFingerprints.decode($0, output: output, slugs: slugs) }
+        // With slugs, the lines a run copies from: the file stays mapped for that (`LineText`).
+        if slugs, let file = MappedFile(path: url.path) { return RenderFingerprints.decode(file, output: output) }
+        return StateCacheFile.read(url) { RenderFingerprints.decode($0, output: output, slugs: slugs) }
     }
 
     /// Writes through a synced temporary file and a rename, as snapshots are written.

@@ -9,14 +9,17 @@ struct IDOrderedLines: Sendable, Equatable {
     private(set) var fingerprints: [RenderFingerprint] = []
     /// The slugs, when every line has one and they were asked for.
     private(set) var slugs: PackedBytes?
+    /// The file the lines were read from, when it was kept (`LineText`).
+    private(set) var text: LineText?
 
     var count: Int { fingerprints.count }
 
     /// Lines read from a file (`hex slug/id`), kept only while their ids strictly ascend byte-wise: nil as soon as
     /// one does not (a file written in another order, or an id twice), and the caller reads it the other way.
+    /// `text`: the file they were read from, each line's bytes found by its place there.
     init?(
         lines: [(fingerprint: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer)],
-        slugs keepingSlugs: Bool
+        slugs keepingSlugs: Bool, text: LineText? = nil
     ) {
         ids = PackedBytes(capacity: lines.count, bytesPerEntry: 36)
         fingerprints.reserveCapacity(lines.count)
@@ -29,6 +32,12 @@ struct IDOrderedLines: Sendable, Equatable {
             fingerprints.append(line.fingerprint)
             if line.slug.isEmpty { slugs = nil } else { slugs?.append(line.slug) }
         }
+        self.text = text?.lineCount == lines.count ? text : nil
+    }
+
+    /// Equal when the lines say the same: where they were read from does not count.
+    static func == (left: IDOrderedLines, right: IDOrderedLines) -> Bool {
+        left.ids == right.ids && left.fingerprints == right.fingerprints && left.slugs == right.slugs
     }
 
     /// The id of line `index`.
@@ -104,6 +113,38 @@ struct IDOrderedLines: Sendable, Equatable {
     /// Whether line `line`'s slug is `slug`.
     func slug(at line: Int, equals slug: String) -> Bool {
         slugs?.compare(line, with: slug) == 0
+    }
+}
+
+/// The text of a fingerprint file, kept beside the lines read from it so that a run writing its own file copies the
+/// runs of lines that stay as they are, byte for byte, instead of writing each line again from its fingerprint, slug
+/// and id (`RenderFingerprints.encode`).
+///
+/// Why: written a line at a time, a 100,000-person nightly's file was 25–29 of its some 990 samples, on the longest of
+/// the four tasks that save the state after the publish (`PROFILE_USERS=100000 Benchmarks/profile-nightly.sh`). The
+/// file stays mapped (`MappedFile`), its pages handed back once read: they are the file system's, read again where a
+/// run is copied, and the store never writes over the file (the spare's is removed, not rewritten, and a mapping
+/// outlives the name).
+struct LineText: Sendable {
+    /// The whole file.
+    private let file: MappedFile
+    /// Where each line starts in `file`, the line break before it included in the line before; the last entry is
+    /// where the last line ends.
+    private let starts: [Int]
+
+    /// `file`, whose lines start at `starts` (and the last ends at the last entry of `starts`).
+    init(_ file: MappedFile, lineStarts starts: [Int]) {
+        self.file = file
+        self.starts = starts
+    }
+
+    /// How many lines the text has.
+    var lineCount: Int { max(starts.count - 1, 0) }
+
+    /// The bytes of lines `lines`, line breaks included (consecutive lines are one run of the file), valid while this
+    /// text is.
+    func bytes(ofLines lines: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: file.bytes[starts[lines.lowerBound]..<starts[lines.upperBound]])
     }
 }
 

@@ -205,6 +205,14 @@ public struct RenderFingerprints: Sendable, Equatable {
             let copiedFingerprints = copiedLines?.lines.fingerprints ?? []
             let copiedIDs = copiedLines?.lines.ids
             let copiedSlugs = copiedLines?.lines.slugs
+            let copiedText = copiedLines?.lines.text
+            // Lines copied from the earlier file's text and not yet appended: consecutive there, so one run of it.
+            var pending: Range<Int>?
+            func appendPending() throws(Failure) {
+                guard let run = pending, let copiedText else { return }
+                pending = nil
+                try out.append(copiedText.bytes(ofLines: run))
+            }
             for position in madeIDOrder {
                 let (chunk, offset) = chunkOf[position]
                 // The fingerprint read in place: copying the entry retained its id and its slug.
@@ -212,12 +220,23 @@ public struct RenderFingerprints: Sendable, Equatable {
                 if let copiedIDs, let copiedSlugs, case let line = Int(lineAt[position]), line >= 0,
                     copiedFingerprints[line] == fingerprint
                 {
-                    try copy(line, slugs: copiedSlugs, ids: copiedIDs, fingerprint)
+                    guard copiedText != nil else {
+                        try copy(line, slugs: copiedSlugs, ids: copiedIDs, fingerprint)
+                        continue
+                    }
+                    if let run = pending, run.upperBound == line {
+                        pending = run.lowerBound..<(line + 1)
+                    } else {
+                        try appendPending()
+                        pending = line..<(line + 1)
+                    }
                     continue
                 }
+                try appendPending()
                 let entry = made[Int(chunk)][Int(offset)]
                 if let id = entry.id, Self.isStorable(id) { try line(id, entry.fingerprint, entry.slug) }
             }
+            try appendPending()
         } else if let made {
             for chunk in made {
                 for entry in chunk {
@@ -239,6 +258,20 @@ public struct RenderFingerprints: Sendable, Equatable {
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, output: String, slugs: Bool = true
     ) -> RenderFingerprints? {
+        decode(bytes, output: output, slugs: slugs, keeping: nil)
+    }
+
+    /// `decode(_:output:slugs:)` of a mapped `file`, which the lines keep (`LineText`, its pages handed back once
+    /// read): lines read with their slugs are the ones a run copies into its own file (`LineSource`).
+    static func decode(_ file: MappedFile, output: String) -> RenderFingerprints? {
+        defer { file.release(0..<file.bytes.count) }
+        return decode(file.bytes, output: output, slugs: true, keeping: file)
+    }
+
+    /// `decode(_:output:slugs:)`, the lines keeping `file` (whose bytes `bytes` are) when it is given.
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, output: String, slugs: Bool, keeping file: MappedFile?
+    ) -> RenderFingerprints? {
         guard let base = bytes.baseAddress else { return nil }
         var start = 0
         /// The next line, without its line break; nil at the end or for a last line without one.
@@ -256,7 +289,10 @@ public struct RenderFingerprints: Sendable, Equatable {
         else { return nil }
         var lines: [(fingerprint: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer)] = []
         lines.reserveCapacity(bytes.count / 80)
+        var lineStarts: [Int] = []
+        if file != nil { lineStarts.reserveCapacity(bytes.count / 80 + 1) }
         while start < bytes.count {
+            if file != nil { lineStarts.append(start) }
             guard let line = nextLine(), line.count > 33, line[32] == UInt8(ascii: " "),
                 let fingerprint = RenderFingerprint(hexBytes: UnsafeRawBufferPointer(rebasing: line.prefix(32))),
                 let slash = line[33...].firstIndex(of: UInt8(ascii: "/"))
@@ -268,7 +304,10 @@ public struct RenderFingerprints: Sendable, Equatable {
                 ))
         }
         var decoded = RenderFingerprints(output: output)
-        if let ordered = IDOrderedLines(lines: lines, slugs: slugs) {
+        lineStarts.append(start)
+        if let ordered = IDOrderedLines(
+            lines: lines, slugs: slugs, text: file.map { LineText($0, lineStarts: lineStarts) })
+        {
             decoded.idOrdered = ordered
         } else {
             // Another order (an older run's): a map of ids.

@@ -26,6 +26,18 @@ struct PieceBuffer<Failure: Error> {
         try flushIfFull()
     }
 
+    /// Appends `run`, handing on each piece as it fills: a long run (a stretch of a file copied whole) never grows
+    /// the buffer past a piece.
+    mutating func append(_ run: UnsafeRawBufferPointer) throws(Failure) {
+        var rest = run[...]
+        while !rest.isEmpty {
+            let part = rest.prefix(Swift.max(pieceSize - bytes.count, 1))
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: part))
+            rest = rest.dropFirst(part.count)
+            try flushIfFull()
+        }
+    }
+
     /// Hands the bytes on once they reach a piece; called after each entry.
     mutating func flushIfFull() throws(Failure) {
         if bytes.count >= pieceSize { try flush() }

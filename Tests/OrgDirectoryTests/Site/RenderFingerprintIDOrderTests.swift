@@ -131,7 +131,33 @@ struct RenderFingerprintIDOrderTests {
                     Array(withoutIDs[$0..<min($0 + 32, made.count)])
                 }, idOrder: order, copying: lines)
             #expect(omitting.encoded() == written.encoded(), "round \(round): ids left out")
+            // Read as a run reads the spare's file (mapped), the lines keep its text, and runs of unchanged lines are copied
+            // from it whole: the same bytes, in pieces of any size, a run split across pieces.
+            let earlierBytes = RenderFingerprints(
+                output: Self.output, inOrder: [entries(of: old)], idOrder: old.displayPositionsInIDOrder()
+            ).encoded()
+            let kept = try #require(RenderFingerprints.decode(try Self.mapped(earlierBytes), output: Self.output))
+            let keptLines = try #require(kept.byPosition(in: directory, idOrder: order, keepingLines: true).lines)
+            #expect(keptLines.lines.text?.lineCount == kept.count, "round \(round): the text is kept")
+            #expect(keptLines.lines == lines.lines, "round \(round): the same lines")
+            let fromText = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: keptLines)
+            #expect(fromText.encoded() == written.encoded(), "round \(round): copied from the text")
+            for size in [1, 61, 4_096] {
+                var pieces: [[UInt8]] = []
+                fromText.encode(pieceSize: size) { pieces.append($0) }
+                #expect(pieces.flatMap { $0 } == written.encoded(), "round \(round), pieces of \(size)")
+                #expect(pieces.dropLast().allSatisfy { $0.count >= size }, "every piece but the last is full")
+            }
         }
+    }
+
+    /// `bytes` in a temporary file, mapped as a run maps the spare's fingerprints.
+    private static func mapped(_ bytes: [UInt8]) throws -> MappedFile {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprints-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Removed while mapped, as a run removes the spare's file before it changes the spare.
+        return try #require(MappedFile(path: url.path))
     }
 
     @Test("the file handed on in pieces of any size is the same bytes as the whole")

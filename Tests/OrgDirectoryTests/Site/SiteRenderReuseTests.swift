@@ -350,6 +350,30 @@ struct RenderFingerprintFileTests {
         #expect(store.load() == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
     }
+
+    @Test("the spare's fingerprints keep their file's text to copy lines from, after the file is gone")
+    func spareKeepsItsText() throws {
+        let state = try SiteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = RenderFingerprintStore(stateDirectory: state, output: URL(fileURLWithPath: "/srv/Output"))
+        let directory = SiteDirectory(users: SiteBenchmarkDirectory.users(count: 30), hiding: [])
+        let order = try #require(directory.displayPositionsInIDOrder())
+        let entries = directory.people.map { ($0.user.id, RenderFingerprint(high: 1, low: UInt64($0.index)), $0.slug) }
+        let made = RenderFingerprints(output: "/srv/Output", inOrder: [entries], idOrder: order)
+        try store.save(made)
+        store.retirePublished()
+        try store.save(made)
+        let read = store.read(spare: true)
+        // The published site's are read without slugs, so nothing is copied from them.
+        #expect(read.published?.idOrdered != nil && read.published?.idOrdered?.text == nil)
+        let spare = try #require(read.spare)
+        #expect(spare.idOrdered?.text?.lineCount == 30)
+        // A run removes the spare's file before it changes the spare, and copies from it at the end.
+        store.clearSpare()
+        let lines = try #require(spare.byPosition(in: directory, idOrder: order, keepingLines: true).lines)
+        let copying = RenderFingerprints(output: "/srv/Output", inOrder: [entries], idOrder: order, copying: lines)
+        #expect(copying.encoded() == made.encoded())
+    }
 }
 
 @Suite("Render fingerprint input")

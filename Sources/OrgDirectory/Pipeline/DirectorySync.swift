@@ -24,6 +24,10 @@ struct DirectorySync: Sendable {
         var pages: Int
         var deltaLink: String?
         var warnings: [String]
+        /// Whether `users` are known to be in id order, ascending (`isSortedByID`): a delta run's come out of the
+        /// merge in it, so nobody checks them again (each check read a hundred thousand ids on the one core a nightly
+        /// has between the delta round and the render).
+        var inIDOrder = false
     }
 
     /// Settings that decide who is in the directory; a change forces a full sync.
@@ -238,7 +242,8 @@ struct DirectorySync: Sendable {
         progress.say(
             "delta: \(upserts.count) changed or new, \(removals.count) removed, in \(round.pages) "
                 + "page\(round.pages == 1 ? "" : "s")" + (completed > 0 ? ", \(completed) read whole" : ""))
-        return Outcome(users: users, kind: .delta, pages: round.pages, deltaLink: round.deltaLink, warnings: [])
+        return Outcome(
+            users: users, kind: .delta, pages: round.pages, deltaLink: round.deltaLink, warnings: [], inIDOrder: true)
     }
 
     /// The configured filter, parsed (settings validation already accepted it).
@@ -316,7 +321,8 @@ struct DirectorySync: Sendable {
                 known[id] = normalizer.clean(name)
             }
         }
-        ManagerNames.fill(&users, known: known)
+        // `users` came out of `PeopleByID.sortedByID()`, in id order.
+        ManagerNames.fill(&users, known: known, inIDOrder: true)
     }
 }
 
@@ -438,8 +444,10 @@ enum ManagerNames {
     /// People in id order (a delta run's) find their manager among them by binary search; otherwise everyone's
     /// name goes into a dictionary first. At 100,000 people that dictionary was a fresh table of everyone's id,
     /// hashed, on the one core a nightly run has between the delta and the render.
-    static func fill(_ users: inout [User], known: [String: String] = [:]) {
-        if users.isSortedByID {
+    ///
+    /// `inIDOrder`: whether the caller knows `users` are in id order; nil: they are checked.
+    static func fill(_ users: inout [User], known: [String: String] = [:], inIDOrder: Bool? = nil) {
+        if inIDOrder ?? users.isSortedByID {
             for index in users.indices {
                 guard let manager = users[index].manager else { continue }
                 let name = users.indexSortedByID(of: manager.id).map { users[$0].displayName }

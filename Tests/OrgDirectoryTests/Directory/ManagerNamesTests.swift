@@ -32,6 +32,19 @@ struct ManagerNamesTests {
         #expect(users.map { $0.manager?.id } == ["c", "c", nil, "x", "y", "z"])
     }
 
+    @Test("people the caller knows are in id order are named as when their order is checked")
+    func knownOrderNamesAsChecked() {
+        var checked = Self.people
+        ManagerNames.fill(&checked, known: Self.known)
+        var told = Self.people
+        ManagerNames.fill(&told, known: Self.known, inIDOrder: true)
+        #expect(told == checked)
+        // Told they are not, they are named through the map of everyone's name: the same names.
+        var mapped = Self.people
+        ManagerNames.fill(&mapped, known: Self.known, inIDOrder: false)
+        #expect(mapped == checked)
+    }
+
     @Test("people in any order are named exactly as the same people in id order")
     func anyOrderNamesAsIdOrder() {
         var sorted = Self.people

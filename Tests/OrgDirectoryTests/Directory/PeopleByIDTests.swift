@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OrgDirectory
@@ -23,6 +24,26 @@ struct PeopleByIDTests {
         let merged = people.sortedByID()
         #expect(merged.map(\.id) == ["a", "b", "d", "e", "g"])
         #expect(merged.isSortedByID)
+    }
+
+    @Test("any mix of changes, removals and joiners merges into what a map of everyone, sorted by id, gives")
+    func mergeMatchesAMap() {
+        var generator = ByteKeyOrderTests.SplitMix(state: 29)
+        for round in 0..<40 {
+            let base = (0..<Int(generator.next() % 60)).map { Self.user(String(format: "id%04d", $0 * 3)) }
+            var people = PeopleByID(base)
+            var expected = Dictionary(uniqueKeysWithValues: base.map { ($0.id, $0) })
+            for step in 0..<Int(generator.next() % 30) {
+                // Ids of the snapshot, between them, before the first and past the last; some twice.
+                let id = String(format: "id%04d", Int(generator.next() % 190) - 4)
+                let user: User? = generator.next() % 3 == 0 ? nil : Self.user(id, "round \(round) step \(step)")
+                people[id] = user
+                expected[id] = user
+            }
+            let merged = people.sortedByID()
+            #expect(merged == expected.values.sorted { User.idPrecedes($0.id, $1.id) }, "round \(round)")
+            #expect(Snapshot.isCanonicallyOrdered(merged), "round \(round)")
+        }
     }
 
     @Test("a list out of id order, or with an id twice, still comes back sorted, the last of a repeated id kept")

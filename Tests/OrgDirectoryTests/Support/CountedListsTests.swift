@@ -47,6 +47,28 @@ struct CountedListsTests {
         #expect(lists.values(in: 10..<20).map(Int.init) == expected[10..<20].flatMap { $0 })
     }
 
+    @Test("walks that hand over more or fewer values the second time stop the process instead of leaving slots unset")
+    func walksThatDisagreeStop() async throws {
+        let more = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var walks = 0
+            _ = CountedLists(count: 2) { add in
+                walks += 1
+                add(1, 4)
+                if walks == 2 { add(1, 5) }
+            }
+        }
+        let message = String(decoding: try #require(more).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("the second walk handed over other values than the first"))
+        await #expect(processExitsWith: .failure) {
+            var walks = 0
+            _ = CountedLists(count: 2) { add in
+                walks += 1
+                add(0, 4)
+                if walks == 1 { add(1, 5) }
+            }
+        }
+    }
+
     @Test("a value beyond Int32.max, or below 0, stops the process with a message naming the 32-bit limit")
     func valueBeyondTheLimitStopsWithAMessage() async throws {
         let beyond = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

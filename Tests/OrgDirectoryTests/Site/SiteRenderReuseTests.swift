@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -380,6 +381,17 @@ struct RenderFingerprintFileTests {
 struct RenderFingerprintInputTests {
     /// Every field set (`SnapshotFixtures.everyField`).
     static let full = SnapshotFixtures.everyField
+
+    @Test("a fingerprint is the first 128 bits of the input's SHA-256, for empty, short and multi-block inputs")
+    func fingerprintIsTruncatedSHA256() {
+        for length in [0, 1, 55, 56, 63, 64, 65, 300, 4_097] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ length) }
+            let digest = Array(SHA256.hash(data: bytes))
+            let high = digest[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let low = digest[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            #expect(RenderFingerprint(hashing: bytes) == RenderFingerprint(high: high, low: low), "\(length) bytes")
+        }
+    }
 
     static func fingerprint(_ user: User) -> RenderFingerprint {
         var input = FingerprintInput()

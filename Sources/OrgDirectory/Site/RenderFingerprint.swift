@@ -27,14 +27,18 @@ struct RenderFingerprint: Hashable, Sendable {
     init(hashing bytes: [UInt8]) {
         #if canImport(CCryptoBoringSSL)
             if !bytes.isEmpty {
-                var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                withUnsafeMutableBytes(of: &digest) { digest in
+                // The digest on the stack, as the bytes BoringSSL writes, its first 16 read as two words.
+                let (high, low) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
                     bytes.withUnsafeBufferPointer { input in
-                        _ = CCryptoBoringSSL_SHA256(
-                            input.baseAddress, input.count, digest.baseAddress?.assumingMemoryBound(to: UInt8.self))
+                        _ = CCryptoBoringSSL_SHA256(input.baseAddress, input.count, digest.baseAddress)
                     }
+                    let raw = UnsafeRawBufferPointer(digest)
+                    return (
+                        UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                        UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                    )
                 }
-                self.init(high: UInt64(bigEndian: digest.0), low: UInt64(bigEndian: digest.1))
+                self.init(high: high, low: low)
                 return
             }
         #endif

@@ -5,36 +5,43 @@
 /// sorting them back by id was about a tenth of a nightly run, to change a few hundred of them. A snapshot's
 /// people are in id order, so an id is found by binary search, with no index of everyone at all.
 struct PeopleByID {
-    /// The snapshot's people, as given (never copied).
+    /// The snapshot's people in id order, each id once: as given (never copied) when they are, as a snapshot orgdir
+    /// writes always is.
     private let base: [User]
-    /// Where each id is in `base` when `base` is not in id order (a snapshot from an older orgdir); nil when
-    /// binary search finds it.
-    private let basePosition: [String: Int]?
     /// Changes to people of `base`, by position: the new record, or nil for someone removed.
     private var changed: [Int: User?] = [:]
     /// People the snapshot did not have, in arrival order; nil where one was removed again.
     private var added: [User?] = []
     private var addedPosition: [String: Int] = [:]
 
+    /// `people` read by id. People not in id order (a snapshot from an older orgdir) are put in it first, an id
+    /// listed twice (never in a snapshot orgdir wrote) kept once, its last record, as in a dictionary: one merge then
+    /// serves every snapshot, where such a list used to be found through a map of everyone's id and the merged list
+    /// sorted again.
     init(_ people: [User]) {
-        base = people
-        if people.isSortedByID {
-            basePosition = nil
-        } else {
-            var position: [String: Int] = [:]
-            // An id twice (never in a snapshot orgdir wrote): the last one counts, as in a dictionary.
-            for (index, user) in people.enumerated() { position[user.id] = index }
-            basePosition = position
+        guard !people.isSortedByID else {
+            base = people
+            return
         }
+        var sorted = people
+        sorted.sortByID()
+        // Repeated ids stay next to each other in the order given (the sort is stable): the last of each is kept.
+        var unique: [User] = []
+        unique.reserveCapacity(sorted.count)
+        for index in sorted.indices
+        where index + 1 == sorted.endIndex || User.idPrecedes(sorted[index].id, sorted[index + 1].id) {
+            unique.append(sorted[index])
+        }
+        base = unique
     }
 
     subscript(id: String) -> User? {
         get {
-            if let index = baseIndex(of: id) { return changed[index] ?? base[index] }
+            if let index = base.indexSortedByID(of: id) { return changed[index] ?? base[index] }
             return addedPosition[id].flatMap { added[$0] }
         }
         set {
-            if let index = baseIndex(of: id) {
+            if let index = base.indexSortedByID(of: id) {
                 changed[index] = .some(newValue)
             } else if let index = addedPosition[id] {
                 added[index] = newValue
@@ -45,31 +52,16 @@ struct PeopleByID {
         }
     }
 
-    /// Everyone left, sorted by id (the snapshot's order, with the new people merged in).
+    /// Everyone left, sorted by id (the snapshot's order, with the new people merged in): only where the round
+    /// changed something is anyone looked at one by one.
     func sortedByID() -> [User] {
         let joiners = added.compactMap { $0 }.sorted { User.idPrecedes($0.id, $1.id) }
         var merged: [User] = []
         merged.reserveCapacity(base.count + joiners.count)
-        if basePosition == nil {
-            // The snapshot in id order: only where the round changed something is anyone looked at one by one.
-            for edit in edits(joiners: joiners) {
-                merged.append(contentsOf: base[edit.start..<edit.end])
-                if let user = edit.user { merged.append(user) }
-            }
-            return merged
+        for edit in edits(joiners: joiners) {
+            merged.append(contentsOf: base[edit.start..<edit.end])
+            if let user = edit.user { merged.append(user) }
         }
-        var next = joiners.startIndex
-        for index in base.indices {
-            if let basePosition, basePosition[base[index].id] != index { continue }  // an earlier duplicate
-            guard let user = changed[index] ?? base[index] else { continue }
-            while next < joiners.endIndex, User.idPrecedes(joiners[next].id, user.id) {
-                merged.append(joiners[next])
-                next += 1
-            }
-            merged.append(user)
-        }
-        merged += joiners[next...]
-        if basePosition != nil { merged.sortByID() }
         return merged
     }
 
@@ -111,12 +103,6 @@ struct PeopleByID {
         }
         edits.append((start, base.endIndex, nil))
         return edits
-    }
-
-    /// The position of `id` in `base`, if it is there.
-    private func baseIndex(of id: String) -> Int? {
-        if let basePosition { return basePosition[id] }
-        return base.indexSortedByID(of: id)
     }
 }
 

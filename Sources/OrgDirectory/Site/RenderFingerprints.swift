@@ -127,15 +127,18 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// Why: written from the render's own entries, in id order while the render made them in display order, each
     /// line reached an entry, an id and a slug in places of their own, retained and released: 47 of some 1,130
     /// samples of a 100,000-person nightly (`Benchmarks/profile-nightly.sh`), in the stage after the publish. The
-    /// file's lines are in id order too, their ids and slugs in one block each.
+    /// file's lines are in id order too: consecutive lines that stay are one run of its text (`LineText`), copied
+    /// whole.
     struct LineSource: Sendable {
         let lines: IDOrderedLines
         let lineAtPosition: [Int32]
 
-        /// Whether `encode` copies from these lines for a render of `count` people: every line has its slug, and the
-        /// positions are the render's. A render leaves out the ids of the people it finds here only when it does.
+        /// Whether `encode` copies from these lines for a render of `count` people: they kept their file's text
+        /// (`LineText`: read from a mapped file) and every line has its slug, and the positions are the render's. A
+        /// render leaves out the ids of the people it finds here only when it does; otherwise it writes every line
+        /// itself.
         func copies(count: Int) -> Bool {
-            lines.slugs != nil && lineAtPosition.count == count
+            lines.text != nil && lines.slugs != nil && lineAtPosition.count == count
         }
     }
 
@@ -186,12 +189,6 @@ public struct RenderFingerprints: Sendable, Equatable {
             }
             try out.flushIfFull()
         }
-        /// The line of fingerprint `digest` whose slug and id are entry `index` of `slugs` and `ids` (an earlier
-        /// file's: they were stored, so they can be).
-        func copy(_ index: Int, slugs: PackedBytes, ids: PackedBytes, _ digest: RenderFingerprint) throws(Failure) {
-            slugs.withEntry(index) { slug in ids.withEntry(index) { id in append(digest, slug: slug, id: id) } }
-            try out.flushIfFull()
-        }
         if let made, let madeIDOrder {
             // Where each display position's entry is among the chunks (a flat copy of the entries retained and
             // released every id and slug once more).
@@ -203,8 +200,6 @@ public struct RenderFingerprints: Sendable, Equatable {
             // The earlier file's parts taken out once, not reached through it on every line.
             let lineAt = copiedLines?.lineAtPosition ?? []
             let copiedFingerprints = copiedLines?.lines.fingerprints ?? []
-            let copiedIDs = copiedLines?.lines.ids
-            let copiedSlugs = copiedLines?.lines.slugs
             let copiedText = copiedLines?.lines.text
             // Lines copied from the earlier file's text and not yet appended: consecutive there, so one run of it.
             var pending: Range<Int>?
@@ -217,13 +212,9 @@ public struct RenderFingerprints: Sendable, Equatable {
                 let (chunk, offset) = chunkOf[position]
                 // The fingerprint read in place: copying the entry retained its id and its slug.
                 let fingerprint = made[Int(chunk)].withUnsafeBufferPointer { $0[Int(offset)].fingerprint }
-                if let copiedIDs, let copiedSlugs, case let line = Int(lineAt[position]), line >= 0,
+                if copiedText != nil, case let line = Int(lineAt[position]), line >= 0,
                     copiedFingerprints[line] == fingerprint
                 {
-                    guard copiedText != nil else {
-                        try copy(line, slugs: copiedSlugs, ids: copiedIDs, fingerprint)
-                        continue
-                    }
                     if let run = pending, run.upperBound == line {
                         pending = run.lowerBound..<(line + 1)
                     } else {

@@ -119,20 +119,12 @@ struct RenderFingerprintIDOrderTests {
             // In chunks as a render makes them.
             let chunks = stride(from: 0, to: made.count, by: 32).map { Array(made[$0..<min($0 + 32, made.count)]) }
             let written = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order)
-            let copying = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: lines)
-            #expect(copying.encoded() == written.encoded(), "round \(round)")
-            // As a render leaves them when it knows the lines are copied: no id for the people whose line is.
-            #expect(lines.copies(count: made.count))
-            let copiedSet = Set(copied)
-            let withoutIDs = made.indices.map { copiedSet.contains($0) ? (nil, made[$0].1, made[$0].2) : made[$0] }
-            let omitting = RenderFingerprints(
-                output: Self.output,
-                inOrder: stride(from: 0, to: made.count, by: 32).map {
-                    Array(withoutIDs[$0..<min($0 + 32, made.count)])
-                }, idOrder: order, copying: lines)
-            #expect(omitting.encoded() == written.encoded(), "round \(round): ids left out")
-            // Read as a run reads the spare's file (mapped), the lines keep its text, and runs of unchanged lines are copied
-            // from it whole: the same bytes, in pieces of any size, a run split across pieces.
+            // Read from memory, the lines keep no text: nothing is copied, every line is written from the render's.
+            #expect(!lines.copies(count: made.count))
+            let fromMemory = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: lines)
+            #expect(fromMemory.encoded() == written.encoded(), "round \(round)")
+            // Read as a run reads the spare's file (mapped), the lines keep its text, and runs of unchanged lines are
+            // copied from it whole: the same bytes, in pieces of any size, a run split across pieces.
             let earlierBytes = RenderFingerprints(
                 output: Self.output, inOrder: [entries(of: old)], idOrder: old.displayPositionsInIDOrder()
             ).encoded()
@@ -140,8 +132,18 @@ struct RenderFingerprintIDOrderTests {
             let keptLines = try #require(kept.byPosition(in: directory, idOrder: order, keepingLines: true).lines)
             #expect(keptLines.lines.text?.lineCount == kept.count, "round \(round): the text is kept")
             #expect(keptLines.lines == lines.lines, "round \(round): the same lines")
+            #expect(keptLines.copies(count: made.count))
             let fromText = RenderFingerprints(output: Self.output, inOrder: chunks, idOrder: order, copying: keptLines)
             #expect(fromText.encoded() == written.encoded(), "round \(round): copied from the text")
+            // As a render leaves them when it knows the lines are copied: no id for the people whose line is.
+            let copiedSet = Set(copied)
+            let withoutIDs = made.indices.map { copiedSet.contains($0) ? (nil, made[$0].1, made[$0].2) : made[$0] }
+            let omitting = RenderFingerprints(
+                output: Self.output,
+                inOrder: stride(from: 0, to: made.count, by: 32).map {
+                    Array(withoutIDs[$0..<min($0 + 32, made.count)])
+                }, idOrder: order, copying: keptLines)
+            #expect(omitting.encoded() == written.encoded(), "round \(round): ids left out")
             for size in [1, 61, 4_096] {
                 var pieces: [[UInt8]] = []
                 fromText.encode(pieceSize: size) { pieces.append($0) }

@@ -71,13 +71,6 @@ public struct SiteRenderer: Sendable {
         let match =
             keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
             ? RowMatch.make(directory, previous: exportRows, hiding: options.hideFields) : nil
-        let job = SiteRenderJob(
-            options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
-            history: SiteHistory(history, hiding: options.hideFields).placed(in: directory), tokenCache: searchTokens,
-            keepsTokenCache: keepingSearchTokens, exportRows: keepingExportRows ? (exportRows, published) : nil,
-            rowMatch: match, keptRowFiles: keptRows
-        )
-        .withPersonFrame()
         let site =
             published == nil && prerendered == nil
             ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)
@@ -87,11 +80,24 @@ public struct SiteRenderer: Sendable {
         // `IDOrderedLines`), once here, and written in that order for the next run.
         let idOrder = published == nil ? nil : directory.displayPositionsInIDOrder()
         // The two merges side by side: one after the other, the other core waited for each (some 30 ms apiece at
-        // 100,000 people) before any render task started.
+        // 100,000 people) before any render task started. The history's people are placed beside the shorter one
+        // (no lines kept), where they were placed before both on one core.
         // The spare's lines, read with their slugs, are where the new file copies the lines that stay (`LineSource`).
-        let (previousByPosition, inPlaceMerged) = BothAtOnce.run(
-            { previous?.byPosition(in: directory, idOrder: idOrder) },
+        let hidden = options.hideFields
+        let ((previousByPosition, placedHistory), inPlaceMerged) = BothAtOnce.run(
+            {
+                (
+                    previous?.byPosition(in: directory, idOrder: idOrder),
+                    SiteHistory(history, hiding: hidden).placed(in: directory)
+                )
+            },
             { inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true) })
+        let job = SiteRenderJob(
+            options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
+            history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
+            exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
+        )
+        .withPersonFrame()
         let inPlaceByPosition = inPlaceMerged?.fingerprints
         let omittingCopiedIDs = inPlaceMerged?.lines?.copies(count: directory.people.count) == true
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }

@@ -32,8 +32,7 @@ struct PackedBytes: Sendable, Equatable {
     var count: Int { ends.count }
 
     mutating func append(_ entry: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: entry)
-        ends.append(bytes.count)
+        appendEntry { $0.append(contentsOf: entry) }
     }
 
     /// Appends the entry `write` appends to the block.

@@ -155,10 +155,11 @@ struct RenderFingerprintIDOrderTests {
 
     /// `bytes` in a temporary file, mapped as a run maps the spare's fingerprints.
     private static func mapped(_ bytes: [UInt8]) throws -> MappedFile {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprints-\(UUID().uuidString)")
-        try Data(bytes).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try SiteFixtures.temporaryFolder()
         // Removed while mapped, as a run removes the spare's file before it changes the spare.
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("render-fingerprints-spare.txt")
+        try Data(bytes).write(to: url)
         return try #require(MappedFile(path: url.path))
     }
 

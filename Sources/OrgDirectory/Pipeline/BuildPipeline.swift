@@ -396,9 +396,10 @@ public struct BuildPipeline: Sendable {
         //
         // So a run that renders everyone (no published site to compare with) saves them during the render, as soon as
         // the directory is made, and frees them then: its peak 325 -> 317 and 325 -> 318 MiB in two runs, lower in 11
-        // of 12 rounds, its time the same (`Benchmarks/ab.sh OLD NEW 6`, saved early in nightlies too the first time). A nightly saves them after the publish, beside the other state caches:
-        // saved in its render, the save held a core the render needed (render 20 ms longer, the caches' stage 10 ms
-        // shorter, no fewer fresh pages; `Benchmarks/ab-nightly.sh OLD NEW 8`). Either way they name the snapshot
+        // of 12 rounds, its time the same (`Benchmarks/ab.sh OLD NEW 6`, saved early in nightlies too the first time).
+        // A nightly saves them after the publish, beside the other state caches: saved in its render, the save held a
+        // core the render needed (render 20 ms longer, the caches' stage 10 ms shorter, no fewer fresh pages;
+        // `Benchmarks/ab-nightly.sh OLD NEW 8`). Either way they name the snapshot
         // about to be committed: a run that finds another latest snapshot (this one failed to render, publish or
         // commit, a later run's, one removed) ignores them and prepares everyone.
         let savingPreparationsEarly = published == nil

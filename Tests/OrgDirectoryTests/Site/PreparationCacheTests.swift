@@ -112,7 +112,7 @@ struct PreparationCacheTests {
     @Test("a render given a saver hands it the preparations once, the bytes a report would carry, and its warning")
     func renderHandsPreparationsToTheSaver() async throws {
         let (first, _) = Self.nights(count: 300)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prep-save-\(UUID().uuidString)")
+        let root = try SiteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let renderer = try SiteRenderer(options: SiteOptions())
         let when = Date(timeIntervalSince1970: 1_763_000_000)

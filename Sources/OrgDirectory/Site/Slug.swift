@@ -124,7 +124,8 @@ public enum Slug {
         return result.isEmpty ? "person" : String(decoding: result, as: UTF8.self)
     }
 
-    /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and platforms.
+    /// FNV-1a (64 bit, then mixed) of the id as lowercase hex, cut to `length` digits: stable across runs and
+    /// platforms.
     static func idHash(_ id: String, length: Int) -> String {
         HexDigits.string(idHashValue(id), count: length)
     }

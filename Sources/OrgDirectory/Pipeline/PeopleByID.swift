@@ -73,15 +73,8 @@ struct PeopleByID {
     /// its own, on the one core a nightly run has between the delta round and the render; a round changes a few
     /// hundred.
     private func edits(joiners: [User]) -> [(start: Int, end: Int, user: User?)] {
-        // Where each joiner goes: before the first person of `base` whose id comes after theirs.
-        let places = joiners.map { joiner in
-            var (low, high) = (base.startIndex, base.endIndex)
-            while low < high {
-                let middle = (low + high) / 2
-                if User.idPrecedes(base[middle].id, joiner.id) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        // Where each joiner goes: before the first person of `base` whose id does not come before theirs.
+        let places = joiners.map { base.insertionIndexByID(of: $0.id) }
         var edits: [(start: Int, end: Int, user: User?)] = []
         edits.reserveCapacity(changed.count + joiners.count + 1)
         var start = base.startIndex
@@ -111,14 +104,21 @@ extension Array where Element == User {
     /// (`isSortedByID`). Ids compare as bytes, as they are ordered: a spelling of the id that is only canonically
     /// equivalent (the same `String`, other bytes) is another id here.
     func indexSortedByID(of id: String) -> Int? {
+        let low = insertionIndexByID(of: id)
+        // The first id not before `id`: the one sought when `id` does not come before it either.
+        return low < endIndex && !User.idPrecedes(id, self[low].id) ? low : nil
+    }
+
+    /// Where `id` goes among people in id order: the position of the first person whose id does not come before it
+    /// (`endIndex` when every id does), found by binary search.
+    func insertionIndexByID(of id: String) -> Int {
         var low = startIndex
         var high = endIndex
         while low < high {
             let middle = (low + high) / 2
             if User.idPrecedes(self[middle].id, id) { low = middle + 1 } else { high = middle }
         }
-        // The first id not before `id`: the one sought when `id` does not come before it either.
-        return low < endIndex && !User.idPrecedes(id, self[low].id) ? low : nil
+        return low
     }
 
     /// True when the ids ascend: the snapshot's canonical order (`Snapshot.isCanonicallyOrdered`), ids compared as

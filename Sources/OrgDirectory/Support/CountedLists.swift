@@ -33,20 +33,22 @@ struct CountedLists: Sendable {
         // buffer's fresh pages were faulted in by the scattered writes instead, and the token and phone lists took as
         // long or longer (`Benchmarks/profile-ab.sh OLD NEW 2`: `CountedLists.init` 6, 8 -> 12, 22 samples).
         var values = [Int32](repeating: 0, count: total)
+        // Where each list must end, to check the second walk against the first once it is done.
+        let ends = starts.dropFirst()
         values.withUnsafeMutableBufferPointer { values in
-            var written = 0
             walk { list, value in
                 // One comparison: a negative value, seen as unsigned, is beyond the limit too.
                 guard UInt(bitPattern: value) <= UInt(Int32.max) else { Self.limitPassed("the value \(value)") }
-                // A walk handing a list more values than it counted would write past the list, or past the buffer.
+                // A walk handing more values than it counted would write past the buffer: stopped before it does.
                 let slot = Int(starts[list])
                 guard slot < total else { Self.walksDiffer() }
                 values[slot] = Int32(truncatingIfNeeded: value)
                 starts[list] &+= 1
-                written += 1
             }
-            guard written == total else { Self.walksDiffer() }
         }
+        // Any list handed more or fewer values than counted ends elsewhere, even when the total is the same (a value
+        // moved from one list to the next wrote over that list's first slot).
+        guard starts.dropLast().elementsEqual(ends) else { Self.walksDiffer() }
         for slot in starts.indices.dropFirst().reversed() { starts[slot] = starts[slot - 1] }
         starts[0] = 0
         self.starts = starts
@@ -63,8 +65,8 @@ struct CountedLists: Sendable {
                 + "(32-bit, to halve their memory): \(what) passed that.")
     }
 
-    /// Stops the run: the two walks handed over different values (a bug in the caller), which would leave slots
-    /// unwritten or write past a list.
+    /// Stops the run: the two walks handed lists other numbers of values (a bug in the caller), which left slots
+    /// unwritten or wrote over another list's.
     private static func walksDiffer() -> Never {
         fatalError("CountedLists: the second walk handed over other values than the first")
     }

@@ -69,6 +69,19 @@ struct CountedListsTests {
         }
     }
 
+    @Test("a value handed to another list the second time, the total the same, stops the process too")
+    func valueMovedBetweenListsStops() async {
+        await #expect(processExitsWith: .failure) {
+            var walks = 0
+            _ = CountedLists(count: 3) { add in
+                walks += 1
+                add(0, 1)
+                add(walks == 1 ? 1 : 0, 2)
+                add(2, 3)
+            }
+        }
+    }
+
     @Test("a value beyond Int32.max, or below 0, stops the process with a message naming the 32-bit limit")
     func valueBeyondTheLimitStopsWithAMessage() async throws {
         let beyond = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

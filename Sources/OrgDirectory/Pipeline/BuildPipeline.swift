@@ -115,9 +115,9 @@ public struct BuildPipeline: Sendable {
         for (rule, count) in removed.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             progress.say("rule \(rule.rawValue) removed \(count) \(count == 1 ? "person" : "people")")
         }
-        // In the snapshot's order (by id, byte-wise), checked once here: the diff and the snapshot take it as it is.
-        // A delta run's people are in it already (the rules only remove people); a full run's are put in it by the
-        // parallel sort.
+        // In the snapshot's order (by id, byte-wise) from here on: the diff and the snapshot take it as it is. A delta
+        // run's people are in it already (the merge makes them so, and the rules only remove people); a full run's
+        // are checked and, if need be, put in it by the parallel sort.
         if !outcome.inIDOrder { people.sortByID() }
         // On a first run everyone is a joiner and nothing downstream reads the list (no history entry, no
         // guard), so the diff stays empty rather than holding a second copy of everyone.

@@ -7,7 +7,9 @@
 # nor written: the spare's are kept as they are, and only the manifest is written).
 # Each side's first two runs (the set-up builds) do everything; only the timed nightlies skip.
 #   Benchmarks/ceiling.sh [SKIP=snapshot,state,sitewrite] [ROUNDS=10] [PEOPLE=100000]
-# Applies the patch to the files it touches for the build and takes it off again (they must be unchanged).
+# Applies the patch to the files it touches for the build and takes it off again: they must have no local changes,
+# and the patch must still apply (when the code around a knob moves, the script stops at `git apply`; make the patch
+# again from the same knobs, `git diff > Benchmarks/experiments/skip-parts.patch`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip=${1:-snapshot,state,sitewrite} rounds=${2:-10} people=${3:-100000}

@@ -23,34 +23,29 @@ struct RenderFingerprint: Hashable, Sendable {
     /// around it (a context object allocated and freed, the context copied and cleared to finalize), which was more
     /// than half of each of the two hashes a nightly takes of each of a hundred thousand people: 24, 28, 24 samples
     /// under this initializer, 11 of them freeing the context, against 15, 16, 19 this way, and the export row keys
-    /// 34, 43, 36 against 27, 29, 30 (`Benchmarks/profile-ab.sh OLD NEW 3`). Without the module, the `SHA256` value.
+    /// 34, 43, 36 against 27, 29, 30 (`Benchmarks/profile-ab.sh OLD NEW 3`). Without the module, the `SHA256` value;
+    /// a test pins the two to the same digest.
     init(hashing bytes: [UInt8]) {
         #if canImport(CCryptoBoringSSL)
-            if !bytes.isEmpty {
-                // The digest on the stack, as the bytes BoringSSL writes, its first 16 read as two words.
-                let (high, low) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
-                    bytes.withUnsafeBufferPointer { input in
-                        _ = CCryptoBoringSSL_SHA256(input.baseAddress, input.count, digest.baseAddress)
-                    }
-                    let raw = UnsafeRawBufferPointer(digest)
-                    return (
-                        UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
-                        UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                    )
+            // The digest on the stack, as the bytes BoringSSL writes.
+            self = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+                bytes.withUnsafeBufferPointer { input in
+                    _ = CCryptoBoringSSL_SHA256(input.baseAddress, input.count, digest.baseAddress)
                 }
-                self.init(high: high, low: low)
-                return
+                return RenderFingerprint(digest: UnsafeRawBufferPointer(digest))
             }
+        #else
+            var hasher = SHA256()
+            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            self = hasher.finalize().withUnsafeBytes { RenderFingerprint(digest: $0) }
         #endif
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        let (high, low) = hasher.finalize().withUnsafeBytes { digest in
-            (
-                UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),
-                UInt64(bigEndian: digest.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            )
-        }
-        self.init(high: high, low: low)
+    }
+
+    /// The fingerprint of a SHA-256 `digest`: its first 16 bytes read as two big-endian words.
+    private init(digest: UnsafeRawBufferPointer) {
+        self.init(
+            high: UInt64(bigEndian: digest.loadUnaligned(as: UInt64.self)),
+            low: UInt64(bigEndian: digest.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     init(high: UInt64, low: UInt64) {

@@ -41,7 +41,8 @@ STAGES = {
 }
 
 
-def samples(path):
+def thread_samples(path):
+    """Each sample as (thread id, time, stack), the stack's frames leaf first."""
     current = None
     for line in open(path, errors="replace"):
         if not line.strip():
@@ -50,12 +51,18 @@ def samples(path):
             if current:
                 yield current
             fields = line.split()
-            current = (float(fields[1].rstrip(":")), [])
+            current = (fields[0], float(fields[1].rstrip(":")), [])
         elif current:
             frame = line.strip()
-            current[1].append(frame.split(" ", 1)[1] if " " in frame else frame)
+            current[2].append(frame.split(" ", 1)[1] if " " in frame else frame)
     if current:
         yield current
+
+
+def samples(path):
+    """Each sample as (time, stack)."""
+    for _, time, stack in thread_samples(path):
+        yield time, stack
 
 
 def main():

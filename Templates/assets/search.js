@@ -62,7 +62,7 @@
 
   // ---- Loading shards -------------------------------------------------------------------------------------
   var scriptBase = "search/";
-  var cache = { m: {}, t: {}, d: {}, r: {} };
+  var cache = { m: {}, t: {}, d: {}, r: {}, o: {}, ot: {}, od: {}, or: {} };
   var waiting = {};
 
   window.orgdirShard = function (kind, id, data) {
@@ -96,6 +96,64 @@
     return out;
   }
 
+  // ---- The overlay ---------------------------------------------------------------------------------------------
+  // A site whose manifest names a base also has search/o/0.js: who changed since the base files were made. Base
+  // positions in "gone" no longer count; overlay person j is ranked at key at[j] - 1 + (j + 1) / (n + 1), just
+  // before the base person at[j] and after every overlay person before it, never at a whole number.
+  var overlayReady = null;
+
+  function prepareOverlay(data) {
+    var at = decode(data.at), n = at.length, keys = new Array(n), index = new Map();
+    for (var j = 0; j < n; j++) { keys[j] = at[j] - 1 + (j + 1) / (n + 1); index.set(keys[j], j); }
+    return { data: data, keys: keys, index: index, gone: decode(data.gone) };
+  }
+
+  /** The manifest and the prepared overlay (null when the site has none). */
+  function loadIndex() {
+    if (overlayReady) return overlayReady;
+    overlayReady = load("m", "0").then(function (manifest) {
+      if (!manifest.base) return { manifest: manifest, overlay: null };
+      return load("o", "0").then(function (data) {
+        if (data.base !== manifest.base) throw new Error("search data is being replaced, reload the page");
+        return { manifest: manifest, overlay: prepareOverlay(data) };
+      });
+    });
+    overlayReady.catch(function () { overlayReady = null; });
+    return overlayReady;
+  }
+
+  /** Adds the overlay's matches of one term to found (key → class), after dropping the base's gone positions. */
+  function overlayMatches(overlay, term, found) {
+    overlay.gone.forEach(function (position) { found.delete(position); });
+    var data = overlay.data, jobs = [];
+    term.variants.forEach(function (variant) {
+      var first = String.fromCodePoint(variant.codePointAt(0));
+      for (var i = 0; i < data.tokens.length; i++) {
+        if (data.tokens[i][0] !== first) continue;
+        jobs.push(load("ot", String(i)).then(function (bucket) { return { word: variant, bucket: bucket }; }));
+      }
+    });
+    if (term.digits && data.digits > 0) jobs.push(load("od", "0").then(function (list) { return { digits: list }; }));
+    return Promise.all(jobs).then(function (loaded) {
+      function add(j, cls) {
+        var key = overlay.keys[j], previous = found.get(key);
+        if (previous === undefined || previous > cls) found.set(key, cls);
+      }
+      loaded.forEach(function (job) {
+        if (job.digits) {
+          var number = 0;
+          job.digits.forEach(function (entry) { number += entry[0]; if (entry[1].indexOf(term.digits) >= 0) add(number, 1); });
+          return;
+        }
+        job.bucket.forEach(function (pair) {
+          if (!pair[0].startsWith(job.word)) return;
+          for (var cls = 0; cls < 3; cls++) decode(pair[1][cls]).forEach(function (j) { add(j, cls); });
+        });
+      });
+      return found;
+    });
+  }
+
   /** The shard leaves to load for one folded word, or null when the word is too short to search yet. */
   function leavesFor(manifest, word) {
     var leaves = manifest.leaves, best = -1;
@@ -111,7 +169,8 @@
   }
 
   /** Matches of one term: Map(position → match class), or null when the term is too broad. */
-  function matchTerm(manifest, term) {
+  function matchTerm(index, term) {
+    var manifest = index.manifest;
     var jobs = [];
     var tooBroad = false;
     term.variants.forEach(function (variant) {
@@ -156,7 +215,7 @@
           }
         });
       }
-      return found;
+      return index.overlay ? overlayMatches(index.overlay, term, found) : found;
     });
   }
 
@@ -164,8 +223,8 @@
   function search(query) {
     var terms = parseQuery(query);
     if (terms.length === 0) return Promise.resolve({ positions: [], tooBroad: false });
-    return load("m", "0").then(function (manifest) {
-      return Promise.all(terms.map(function (t) { return matchTerm(manifest, t); })).then(function (maps) {
+    return loadIndex().then(function (index) {
+      return Promise.all(terms.map(function (t) { return matchTerm(index, t); })).then(function (maps) {
         if (maps.some(function (m) { return m === null; })) return { positions: [], tooBroad: true };
         maps.sort(function (a, b) { return a.size - b.size; });
         var scored = [];
@@ -184,11 +243,18 @@
     });
   }
 
-  function records(manifest, positions) {
-    var chunks = {};
-    positions.forEach(function (p) { chunks[Math.floor(p / manifest.chunk)] = true; });
-    return Promise.all(Object.keys(chunks).map(function (c) { return load("r", c); })).then(function () {
-      return positions.map(function (p) { return cache.r[String(Math.floor(p / manifest.chunk))][p % manifest.chunk]; });
+  /** The display records at positions: base positions from search/r, overlay keys from search/or. */
+  function records(index, positions) {
+    var manifest = index.manifest, overlay = index.overlay, jobs = {};
+    function place(p) {
+      if (Number.isInteger(p)) return ["r", Math.floor(p / manifest.chunk), p % manifest.chunk];
+      var j = overlay.index.get(p);
+      return ["or", Math.floor(j / overlay.data.chunk), j % overlay.data.chunk];
+    }
+    var places = positions.map(place);
+    places.forEach(function (at) { jobs[at[0] + ":" + at[1]] = at; });
+    return Promise.all(Object.keys(jobs).map(function (k) { return load(jobs[k][0], String(jobs[k][1])); })).then(function () {
+      return places.map(function (at) { return cache[at[0]][String(at[1])][at[2]]; });
     });
   }
 
@@ -231,9 +297,9 @@
   }
 
   function showMore(serial) {
-    return load("m", "0").then(function (manifest) {
+    return loadIndex().then(function (index) {
       var slice = current.positions.slice(current.shown, current.shown + RESULTS_PAGE);
-      return records(manifest, slice).then(function (recs) {
+      return records(index, slice).then(function (recs) {
         if (serial !== current.serial) return;
         recs.forEach(function (r) { if (r) list.appendChild(row(r)); });
         current.shown += slice.length;

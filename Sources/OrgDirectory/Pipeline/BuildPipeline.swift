@@ -411,6 +411,7 @@ public struct BuildPipeline: Sendable {
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
                 prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
+                searchBaseRows: searchTokens.store.baseRows(),
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
                 keptRows: exportRows.store.keptRows, preparations: preparations.kept,
                 keepingPreparations: true, savingPreparations: savingPreparationsEarly ? preparationSaving : nil,
@@ -439,7 +440,10 @@ public struct BuildPipeline: Sendable {
         // Four files with nothing in common, encoded at the same time: one after the other they were the last
         // tenth of a nightly run, on one core (the preparations only where the render did not save them already).
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)
-        async let tokensSaved = Self.save(report.searchTokens, in: searchTokens.store, context: searchTokens.context)
+        // A night that wrote a search overlay keeps the tokens of the base it was made against.
+        async let tokensSaved = Self.save(
+            report.searchTokens, keepingFor: report.searchBaseRows, in: searchTokens.store,
+            context: searchTokens.context)
         async let rowsSaved = Self.save(report.exportRows, in: exportRows.store)
         async let preparationsSaved = savingPreparationsEarly ? nil : preparationSaving.save(report.preparations)
         let warnings =
@@ -507,6 +511,17 @@ extension BuildPipeline {
             return "the search tokens could not be saved (\(error.localizedDescription)); the next run tokenizes "
                 + "everyone"
         }
+    }
+
+    /// `save(_:in:context:)`, unless the run wrote a search overlay: then the stored tokens, which describe its
+    /// base, are kept, with where the run's people are in that base (`rows`); never a warning then.
+    private static func save(
+        _ cache: SearchTokenCache?, keepingFor rows: SearchBaseRows?, in store: SearchTokenCacheStore,
+        context: RenderFingerprint
+    ) async -> String? {
+        guard let rows else { return await save(cache, in: store, context: context) }
+        store.keepForOverlay(rows)
+        return nil
     }
 
     /// Saves the export rows for the next run (and with them which kept rows stay, `ExportRowStore.save`); returns a

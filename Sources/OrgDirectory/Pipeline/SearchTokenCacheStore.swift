@@ -5,12 +5,47 @@ import Foundation
 ///
 /// Only a time saver (`StateCacheFile`): a file made by another version or with other hidden fields is ignored
 /// too, so the next run tokenizes everyone (as a first build does).
+///
+/// A run that keeps the published search base and writes only an overlay (`SiteReport.searchBaseRows`) keeps the
+/// stored tokens, which describe that base, and saves where its people are in the base in `search-overlay.bin`:
+/// the tokens are then in the base's order, not in the order of the export rows that run kept (`baseRows`).
 public struct SearchTokenCacheStore: Sendable {
     private let cache: StateCacheFile
+    private let rowsFile: StateCacheFile
     public var file: URL { cache.url }
 
     public init(stateDirectory: URL) {
         cache = StateCacheFile("search-tokens.bin", in: stateDirectory)
+        rowsFile = StateCacheFile("search-overlay.bin", in: stateDirectory)
+    }
+
+    /// The run before's base rows when it wrote an overlay, nil when it saved the tokens (in its rows' order). A
+    /// damaged file reads as rows of no base (the tokens are not in row order, and no row names a base number); a
+    /// lost one costs time only: a row's number is used only for an entry whose key is the person's.
+    func baseRows() -> SearchBaseRows? {
+        rowsFile.read { bytes in
+            var reader = BinaryReader(bytes: bytes)
+            guard reader.take(Self.rowsMagic.count).elementsEqual(Self.rowsMagic), let base = reader.digest(),
+                let count: UInt32 = reader.number(), Int(count) == reader.remaining / 4, reader.remaining % 4 == 0
+            else { return SearchBaseRows(base: RenderFingerprint(high: 0, low: 0), numbers: []) }
+            var numbers: [UInt32] = []
+            numbers.reserveCapacity(Int(count))
+            for _ in 0..<count { numbers.append(reader.number() ?? SearchBaseRows.overlay) }
+            return SearchBaseRows(base: base, numbers: numbers)
+        }
+    }
+
+    private static let rowsMagic = Array("orgdir-search-overlay/1\n".utf8)
+
+    /// Keeps the stored tokens as they are and saves `rows`, where the run that wrote an overlay over their base has
+    /// its people; a failure to save them only costs the next run time.
+    func keepForOverlay(_ rows: SearchBaseRows) {
+        try? rowsFile.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
+            out.bytes.append(contentsOf: Self.rowsMagic)
+            BinaryRecord.append(rows.base, to: &out.bytes)
+            BinaryRecord.append(UInt32(rows.numbers.count), to: &out.bytes)
+            BinaryRecord.append(contentsOf: rows.numbers, to: &out.bytes)
+        })
     }
 
     /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil.
@@ -20,6 +55,7 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// Replaces the stored cache; on failure, removes it and rethrows.
     func save(_ tokens: SearchTokenCache, context: RenderFingerprint) throws {
+        rowsFile.remove()
         try cache.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
             try tokens.encode(context: context, into: &out)
         })
@@ -27,6 +63,7 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// Forgets the stored cache.
     func clear() {
+        rowsFile.remove()
         cache.remove()
     }
 }

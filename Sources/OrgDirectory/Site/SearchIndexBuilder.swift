@@ -10,6 +10,8 @@
 ///   small sites have one shard and large ones hundreds; tokens equal to a split prefix get an "exact" shard.
 /// - `search/d/<ddd>.js`: people whose phone digits contain the trigram `ddd`, with those digits.
 /// - `search/r/<n>.js`: display records of people `n*chunk ..< (n+1)*chunk` in display order.
+/// - with a base (`SearchBase`, named in the manifest): `search/o/0.js` and the overlay's files, which a nightly run
+///   writes alone while the files above stay as they are (`SearchOverlay.swift`).
 struct SearchIndexBuilder {
     /// Match classes, best first: first word of the display name, other name parts, everything else.
     enum MatchClass: Int, CaseIterable {
@@ -30,6 +32,9 @@ struct SearchIndexBuilder {
     /// Everyone's export row in the run before (`RowMatch`): where a person's entry of `tokenCache` is found, when
     /// it copies rows.
     var rowMatch: RowMatch?
+    /// Whether `tokenCache` was kept by the run before, in the order of its export rows: a night that wrote a search
+    /// overlay kept the base's (`SearchBase`), whose order is the base's, so its entries are found by id.
+    var cacheRowsAligned = true
 
     /// One file of search data.
     struct File {
@@ -162,10 +167,12 @@ struct SearchIndexBuilder {
     }
 
     /// `search/manifest.js` from the shards' manifest entries and the phone shards' sizes.
-    func manifest(people: Int, leaves: [String], digits: [(key: String, value: Int)]) -> File {
+    func manifest(people: Int, leaves: [String], digits: [(key: String, value: Int)], base: SearchBase? = nil) -> File {
         let digitList = digits.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+        // With a base, the search page also loads the overlay (`overlayFiles`) that names the same base.
+        let baseEntry = base.map { "\"base\":\"\($0.id.hex)\"," } ?? ""
         let manifest =
-            "{\"v\":1,\"people\":\(people),\"chunk\":\(chunkSize),\"leaves\":["
+            "{\"v\":1,\(baseEntry)\"people\":\(people),\"chunk\":\(chunkSize),\"leaves\":["
             + leaves.joined(separator: ",") + "],\"digits\":{" + digitList + "}}"
         var file: [UInt8] = []
         Self.startShard("m", "0", in: &file)
@@ -195,7 +202,7 @@ struct SearchIndexBuilder {
         // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at
         // the people's rows of the run before when the export rows match; else by id. Either way an entry is used
         // only when its key is the person's record digest (below).
-        let byRow = rowMatch.map(\.copiesRows) == true
+        let byRow = cacheRowsAligned && rowMatch.map(\.copiesRows) == true
         let reusable = numberedEarly ? nil : byRow ? tokenCache : tokenCache?.indexed()
         /// The person's entry of the cache, and their id as the cache has it. Why the cache's: found by row, the
         /// person's own id was read for nothing but the next cache, a string in a place of its own for each of a
@@ -525,12 +532,12 @@ struct SearchIndexBuilder {
 
     /// Starts a shard file of `kind` and `id` in `file`: `orgdirShard("kind","id",`; the body follows, then
     /// `finishShard`. (A JSONP call, so the index works from `file://` where `fetch` is refused.)
-    private static func startShard(_ kind: String, _ id: String, in file: inout [UInt8]) {
+    static func startShard(_ kind: String, _ id: String, in file: inout [UInt8]) {
         file.append(contentsOf: "orgdirShard(\"\(kind)\",\"\(id)\",".utf8)
     }
 
     /// Ends a shard file `startShard` began.
-    private static func finishShard(_ file: inout [UInt8]) {
+    static func finishShard(_ file: inout [UInt8]) {
         file.append(contentsOf: [0x29, 0x3B, 0x0A])
     }
 

@@ -18,14 +18,18 @@ public struct SearchTokenCache: Sendable, Equatable {
     /// People's ids and their entries, in the order they were collected.
     let ids: [String]
     let entries: [Entry]
+    /// The search base made from these tokens (`SearchBase`), when the run that kept them published one: the
+    /// entries are then in that base's display order, an entry's position being its base number.
+    let base: SearchBase?
     /// Position in `entries` by id: made only when the next run looks people up by id (`indexed()`), not when a
     /// cache is collected or read (a run that matches its export rows finds entries by position, `entry(at:)`).
     private let positions: [String: Int]
 
-    init(table: SearchTokenTable, ids: [String], entries: [Entry], indexed: Bool) {
+    init(table: SearchTokenTable, ids: [String], entries: [Entry], indexed: Bool, base: SearchBase? = nil) {
         self.table = table
         self.ids = ids
         self.entries = entries
+        self.base = base
         var positions: [String: Int] = [:]
         if indexed {
             positions.reserveCapacity(ids.count)
@@ -36,7 +40,13 @@ public struct SearchTokenCache: Sendable, Equatable {
 
     /// This cache, ready for `entry(for:)`.
     func indexed() -> SearchTokenCache {
-        positions.count == ids.count ? self : SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true)
+        positions.count == ids.count
+            ? self : SearchTokenCache(table: table, ids: ids, entries: entries, indexed: true, base: base)
+    }
+
+    /// This cache naming `base` as the search base its entries were made into.
+    func with(base: SearchBase?) -> SearchTokenCache {
+        SearchTokenCache(table: table, ids: ids, entries: entries, indexed: positions.count == ids.count, base: base)
     }
 
     /// The entry of the person with `id`, in an `indexed()` cache.
@@ -57,13 +67,13 @@ public struct SearchTokenCache: Sendable, Equatable {
     }
 
     public static func == (lhs: SearchTokenCache, rhs: SearchTokenCache) -> Bool {
-        lhs.table == rhs.table && lhs.ids == rhs.ids && lhs.entries == rhs.entries
+        lhs.table == rhs.table && lhs.ids == rhs.ids && lhs.entries == rhs.entries && lhs.base == rhs.base
     }
 
     /// What a cache must have been made with to be used by a run hiding `hidden`: the format, orgdir's version and
     /// build (the tokenizer is part of them) and the hidden fields.
     static func context(hiding hidden: Set<String>) -> RenderFingerprint {
-        FingerprintInput.stateCache("orgdir-search-tokens/1", hiding: hidden).fingerprint
+        FingerprintInput.stateCache("orgdir-search-tokens/2", hiding: hidden).fingerprint
     }
 }
 
@@ -126,7 +136,8 @@ extension SearchTokenCache {
 
     /// The cache as bytes, written through `out` (`StateCacheFile.replace(encodingInPieces:)`): a header line, the
     /// context digest, the tokens, then each person (id, key, tokens) in the order collected (display order: sorting
-    /// a hundred thousand ids cost more than the rest of the file). Numbers are 32-bit little-endian; strings are
+    /// a hundred thousand ids cost more than the rest of the file), then the base (a byte 0 when none; 1, its id and
+    /// its irregular slugs' numbers). Numbers are 32-bit little-endian; strings are
     /// length-prefixed.
     func encode<Failure: Error>(context: RenderFingerprint, into out: inout PieceBuffer<Failure>) throws(Failure) {
         out.bytes.append(contentsOf: Self.magic)
@@ -145,6 +156,12 @@ extension SearchTokenCache {
             BinaryRecord.append(UInt32(entries[index].tokens.count), to: &out.bytes)
             BinaryRecord.append(contentsOf: entries[index].tokens, to: &out.bytes)
             try out.flushIfFull()
+        }
+        out.bytes.append(base == nil ? 0 : 1)
+        if let base {
+            BinaryRecord.append(base.id, to: &out.bytes)
+            BinaryRecord.append(UInt32(base.irregularSlugs.count), to: &out.bytes)
+            BinaryRecord.append(contentsOf: base.irregularSlugs, to: &out.bytes)
         }
     }
 
@@ -182,8 +199,20 @@ extension SearchTokenCache {
             ids.append(id)
             entries.append(Entry(key: key, tokens: tokens))
         }
+        guard let hasBase: UInt8 = reader.number(), hasBase <= 1 else { return nil }
+        var base: SearchBase?
+        if hasBase == 1 {
+            guard let id = reader.digest(), let count: UInt32 = reader.number(), Int(count) <= reader.remaining / 4
+            else { return nil }
+            var irregular: [UInt32] = []
+            for _ in 0..<count {
+                guard let number: UInt32 = reader.number(), number < personCount else { return nil }
+                irregular.append(number)
+            }
+            base = SearchBase(id: id, irregularSlugs: irregular)
+        }
         guard reader.remaining == 0 else { return nil }
         // Not indexed by id here: a run that matches its people's export rows finds their entries by position.
-        return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: false)
+        return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: false, base: base)
     }
 }

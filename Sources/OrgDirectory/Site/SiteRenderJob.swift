@@ -12,6 +12,8 @@ struct SiteRenderJob: Sendable {
     /// The run before's search tokens (see `SearchTokenCache`), and whether to hand everyone's back.
     var tokenCache: SearchTokenCache? = nil
     var keepsTokenCache = false
+    /// Whether `tokenCache` is in the order of the run before's export rows (see `SearchIndexBuilder`).
+    var tokenCacheRowsAligned = true
     /// The run before's export rows and the published folder their exports are in; nil keeps no table.
     var exportRows: (previous: ExportRows?, folder: String?)? = nil
     /// Everyone's row key and row in the run before's table, when a table is kept (`RowMatch.make`).
@@ -261,6 +263,10 @@ struct SiteRenderJob: Sendable {
         var tokenized = 0
         /// The record part's records kept for the next run.
         var kept: KeptRows?
+        /// The token part's new search base, which the manifest names.
+        var base: SearchBase?
+        /// True for the overlay of a night that leaves the base in place (`renderSearchOverlay`): no manifest.
+        var isOverlay = false
     }
 
     /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
@@ -272,13 +278,21 @@ struct SiteRenderJob: Sendable {
         builder.tokenCache = tokenCache
         builder.keepsTokenCache = keepsTokenCache
         builder.rowMatch = rowMatch
+        builder.cacheRowsAligned = tokenCacheRowsAligned
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)
         }
         switch part {
         case .tokens:
             let made = try builder.tokenShards(for: directory, emit: emit)
-            (piece.leaves, piece.tokenCache, piece.tokenized) = (made.leaves, made.cache, made.tokenized)
+            (piece.leaves, piece.tokenized) = (made.leaves, made.tokenized)
+            // Everyone's tokens kept are the base the next nights' overlays are made against.
+            if let cache = made.cache, cache.ids.count == directory.people.count {
+                let base = SearchBase(keys: cache.entries.lazy.map(\.key), slugs: directory.people.lazy.map(\.slug))
+                (piece.tokenCache, piece.base) = (cache.with(base: base), base)
+            } else {
+                piece.tokenCache = made.cache
+            }
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
         case .records:
             let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
@@ -294,13 +308,47 @@ struct SiteRenderJob: Sendable {
         return piece
     }
 
-    /// `search/manifest.js` for the pieces of every `SearchPart`.
+    /// `search/manifest.js` for the pieces of every `SearchPart`, and with a new base its empty overlay.
     func renderSearchManifest(_ pieces: [SearchPiece], to output: some SiteOutput) throws(SiteError) -> [String] {
-        let manifest = SearchIndexBuilder().manifest(
-            people: directory.people.count, leaves: pieces.flatMap(\.leaves), digits: pieces.flatMap(\.digits))
+        let base = pieces.lazy.compactMap(\.base).first
+        let builder = SearchIndexBuilder()
+        let manifest = builder.manifest(
+            people: directory.people.count, leaves: pieces.flatMap(\.leaves), digits: pieces.flatMap(\.digits),
+            base: base)
         var paths: [String] = []
+        if let base {
+            try builder.overlayFiles(nil, base: base, directory: directory) { (file) throws(SiteError) in
+                try write(file.bytes, file.path, output, &paths)
+            }
+        }
         try write(manifest.bytes, manifest.path, output, &paths)
         return paths
+    }
+
+    /// The search files of a night that keeps the published base (`SearchOverlayPlan`): the base's files carried
+    /// over from the published site unchanged (left alone where the output already holds them), and the overlay
+    /// of who changed since written.
+    func renderSearchOverlay(
+        _ plan: SearchOverlayPlan, published: String, to output: some SiteOutput
+    ) throws(SiteError) -> SearchPiece {
+        var piece = SearchPiece(tokenized: plan.people.count, isOverlay: true)
+        var basePaths = ["search/manifest.js"]
+        for kind in ["t", "d", "r"] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(published)/search/\(kind)")) ?? []
+            basePaths += names.map { "search/\(kind)/\($0)" }
+        }
+        guard output.carryOver(basePaths) else {
+            // The published base is not whole (a file removed by hand): every search file made here, with no base,
+            // so the next run, finding none published, makes a new one.
+            piece.paths = try renderSearch(to: output).paths
+            return piece
+        }
+        piece.paths = basePaths
+        try SearchIndexBuilder().overlayFiles(plan, base: plan.base, directory: directory) {
+            (file) throws(SiteError) in
+            try write(file.bytes, file.path, output, &piece.paths)
+        }
+        return piece
     }
 
     /// The exports switched on in the options, with the table of their rows for the next run when `exportRows`

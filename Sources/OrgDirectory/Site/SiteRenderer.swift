@@ -41,7 +41,10 @@ public struct SiteRenderer: Sendable {
     /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
-    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run. With
+    /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run, and when
+    /// the tokens name the published search base and at most `searchOverlayShare` of the people changed since (nil: `SearchOverlayPlan.largestShare`), only
+    /// an overlay is written (`SearchOverlayPlan`; the report's `searchBaseRows` say where everyone is in the base,
+    /// and the tokens stay the base's, in its order: the next run passes those rows as `searchBaseRows`). With
     /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
     /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there;
     /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
@@ -56,7 +59,9 @@ public struct SiteRenderer: Sendable {
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
-        searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false, exportRows: ExportRows? = nil,
+        searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false,
+        searchBaseRows: SearchBaseRows? = nil, searchOverlayShare: Double? = nil,
+        exportRows: ExportRows? = nil,
         keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
         keepingPreparations: Bool = false,
         savingPreparations: PreparationSaving? = nil, to output: some SiteOutput
@@ -84,17 +89,32 @@ public struct SiteRenderer: Sendable {
         // (no lines kept), where they were placed before both on one core.
         // The spare's lines, read with their slugs, are where the new file copies the lines that stay (`LineSource`).
         let hidden = options.hideFields
-        let ((previousByPosition, placedHistory), inPlaceMerged) = BothAtOnce.run(
+        // A night whose changes since the published search base are few writes only their overlay.
+        let overlayBase =
+            keepingSearchTokens && directory.people.count <= Self.concurrentIndexLimit && prerendered == nil
+            ? searchTokens.flatMap { cache in published.map { (cache, $0) } } : nil
+        let ((previousByPosition, placedHistory), (inPlaceMerged, overlayPlan)) = BothAtOnce.run(
             {
                 (
                     previous?.byPosition(in: directory, idOrder: idOrder),
                     SiteHistory(history, hiding: hidden).placed(in: directory)
                 )
             },
-            { inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true) })
+            {
+                (
+                    inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true),
+                    overlayBase.flatMap { cache, published in
+                        SearchOverlayPlan.make(
+                            directory: directory, cache: cache, match: match, previousRows: searchBaseRows,
+                            largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
+                            publishedBase: SearchBase.publishedID(manifestAt: published + "/search/manifest.js"))
+                    }
+                )
+            })
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
+            tokenCacheRowsAligned: searchBaseRows == nil,
             exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()
@@ -127,7 +147,19 @@ public struct SiteRenderer: Sendable {
                     let lists = try job.renderLists(to: output)
                     return RenderPart(lists.paths, kept: lists.kept)
                 }
-                if directory.people.count <= Self.concurrentIndexLimit {
+                if let overlayPlan, let published {
+                    pending = [
+                        {
+                            let exports = try job.renderExports(to: output)
+                            return RenderPart(exports.paths, exports: exports.rows)
+                        },
+                        lists,
+                        {
+                            let piece = try job.renderSearchOverlay(overlayPlan, published: published, to: output)
+                            return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
+                        },
+                    ]
+                } else if directory.people.count <= Self.concurrentIndexLimit {
                     // Longest first, so the last ones to finish are short: the exports (the longest of a first
                     // build, and of a nightly run now that it copies rows), the token shards, the list pages.
                     let search = { (part: SiteRenderJob.SearchPart) in
@@ -209,7 +241,9 @@ public struct SiteRenderer: Sendable {
                 var limiter = TaskLimiter(limit: workers)
                 for work in pending { try await limiter.add(work, to: &group, collect: collect) }
                 for try await done in group { collect(done) }
-                if !searchPieces.isEmpty { collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output))) }
+                if !searchPieces.isEmpty && !searchPieces.contains(where: \.isOverlay) {
+                    collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output)))
+                }
             }
             if inPlace != nil {
                 try output.removeStale(in: "", skipping: ["people"]) { otherPaths.contains($0) }
@@ -230,6 +264,7 @@ public struct SiteRenderer: Sendable {
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
         report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
+        report.searchBaseRows = searchPieces.contains(where: \.isOverlay) ? overlayPlan?.rows : nil
         if var table = exportTable?.table {
             for kept in keptFiles { table.kept[kept.kind] = kept.file }
             report.exportRows = table

@@ -23,6 +23,12 @@ public struct SiteReport: Sendable, Equatable {
     public var peopleTokenized: Int = 0
     /// Everyone's search tokens for the next run, when asked for and the directory is small enough to number them.
     public var searchTokens: SearchTokenCache?
+    /// When the render left the published search base in place and wrote only an overlay of who changed since
+    /// (`SearchOverlayPlan`), everyone's base number by display position: the stored search tokens, which describe
+    /// that base, must then be kept as they are, and the next run is given these rows.
+    public var searchBaseRows: SearchBaseRows?
+    /// Whether the render wrote a search overlay (`searchBaseRows`).
+    public var searchOverlay: Bool { searchBaseRows != nil }
     /// Where everyone's rows are in the exports just written, for the next run (see `ExportRows`); nil when not
     /// asked for or the directory is too large to keep it.
     var exportRows: ExportRows?

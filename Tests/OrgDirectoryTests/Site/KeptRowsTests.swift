@@ -40,7 +40,9 @@ struct KeptRowsTests {
                 searchTokens: tokens.flatMap {
                     $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
                 },
-                keepingSearchTokens: true, exportRows: previous, keepingExportRows: true, keptRows: files, to: staging)
+                // Every night makes all search files (no overlay): the search records are copied from kept rows.
+                keepingSearchTokens: true, searchOverlayShare: 0, exportRows: previous, keepingExportRows: true,
+                keptRows: files, to: staging)
             guard publishing else {
                 publisher.discard(staging)
                 return report
@@ -54,9 +56,10 @@ struct KeptRowsTests {
         /// Whether the published site is, file for file, the one a render from scratch of `users` makes.
         func matchesBuildFromScratch(_ users: [User]) async throws -> Bool {
             let fresh = root.appendingPathComponent("fresh-\(UUID().uuidString)")
+            // Keeping search tokens, a build names its search base, as the nights' builds do.
             _ = try await SiteRenderer(options: SiteOptions()).render(
                 users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
-                to: DirectorySiteOutput(root: fresh))
+                keepingSearchTokens: true, to: DirectorySiteOutput(root: fresh))
             let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output).filter {
                 $0.key != SitePublisher.markerName
             }

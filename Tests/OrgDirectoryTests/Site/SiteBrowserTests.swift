@@ -246,6 +246,34 @@ struct SiteBrowserTests {
         }
     }
 
+    @Test("after a night that wrote a search overlay, search.js finds what a search built from scratch finds")
+    func overlaySearch() async throws {
+        let chromium = try #require(SiteChromium.installed)
+        var nights = try SearchOverlayTests.Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let (first, second, _) = SearchOverlayTests.nights()
+        _ = try await nights.render(first)
+        #expect(try await nights.render(second).searchOverlay)
+        let site = try SiteSearchSimulator(folder: nights.publisher.output)
+        let removed = first[20].displayName
+        // The renamed, the retitled, the new phone, the newcomer, a base person by a word many share, the one gone.
+        for query in ["Aaron", "Chief Kite", "4242", "Quetzalli", "Finance", "Engineering 2", removed] {
+            var components = URLComponents(
+                url: nights.publisher.output.appendingPathComponent("index.html"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "q", value: query)]
+            let output = try chromium.dumpDOM(try #require(components?.url?.absoluteString))
+            // As a DOM dump writes text: only &, < and > escaped.
+            let expected = try #require(try site.rankedRecords(query)).prefix(50).map {
+                $0[0].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                    .replacingOccurrences(of: ">", with: "&gt;")
+            }
+            let (status, names) = Self.results(in: output.dom)
+            #expect(names == Array(expected), "\(query): \(status)")
+            #expect(query == removed || !names.isEmpty, "\(query) finds someone")
+            #expect(output.console.isEmpty, "console: \(output.console)")
+        }
+    }
+
     @Test("desktop and phone screenshots of the index, a search, a person page and the change page")
     func screenshots() async throws {
         let chromium = try #require(SiteChromium.installed)

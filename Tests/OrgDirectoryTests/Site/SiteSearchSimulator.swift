@@ -8,10 +8,31 @@ struct SiteSearchSimulator {
     /// Search files by path (`search/manifest.js` …), JSONP text.
     let files: [String: String]
     private let manifest: [String: Any]
+    /// `search/o/0.js` when the manifest names a base (a site that may carry an overlay of who changed since).
+    private let overlay: [String: Any]?
 
     init(files: [String: String]) throws {
         self.files = files
         manifest = try Self.payload(files["search/manifest.js"] ?? "") as? [String: Any] ?? [:]
+        if let base = manifest["base"] as? String {
+            let overlay = try Self.payload(files["search/o/0.js"] ?? "") as? [String: Any] ?? [:]
+            guard overlay["base"] as? String == base else { throw CocoaError(.fileReadCorruptFile) }
+            self.overlay = overlay
+        } else {
+            overlay = nil
+        }
+    }
+
+    /// The search files of the site in `folder`, keyed by path.
+    init(folder: URL) throws {
+        var files: [String: String] = [:]
+        let search = folder.appendingPathComponent("search")
+        let found = FileManager.default.enumerator(atPath: search.path)
+        while let path = found?.nextObject() as? String {
+            guard path.hasSuffix(".js") else { continue }
+            files["search/" + path] = try String(contentsOf: search.appendingPathComponent(path), encoding: .utf8)
+        }
+        try self.init(files: files)
     }
 
     /// The `data` argument of an `orgdirShard(kind, id, data);` file.
@@ -24,10 +45,75 @@ struct SiteSearchSimulator {
 
     /// Result positions (ranked) and the files fetched, or nil positions when the query is too broad.
     func search(_ query: String, shown: Int = 50) throws -> (positions: [Int]?, fetched: [String]) {
+        let (keys, fetched) = try rankedKeys(query, shown: shown)
+        return (keys?.map { Int($0) }, fetched)
+    }
+
+    /// The display records of the ranked results, with the overlay merged as search.js merges it; nil when the
+    /// query is too broad.
+    func rankedRecords(_ query: String) throws -> [[String]]? {
+        try rankedKeys(query, shown: 0).keys?.map { key in
+            guard let overlay, key != key.rounded() else { return try record(Int(key)) }
+            let at = Self.decode(overlay["at"] as? [Int] ?? [])
+            guard let number = at.indices.first(where: { Self.overlayKey($0, at: at) == key }) else {
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            let chunk = overlay["chunk"] as? Int ?? 32
+            let records = try Self.payload(files["search/or/\(number / chunk).js"] ?? "") as? [[String]] ?? []
+            return records[number % chunk]
+        }
+    }
+
+    /// search.js's rank key of overlay person `number`: just before the base person `at[number]`.
+    private static func overlayKey(_ number: Int, at: [Int]) -> Double {
+        Double(at[number]) - 1 + Double(number + 1) / Double(at.count + 1)
+    }
+
+    private static func decode(_ deltas: [Int]) -> [Int] {
+        var value = 0
+        return deltas.map {
+            value += $0
+            return value
+        }
+    }
+
+    /// Adds the overlay's matches of one term to `found`, after dropping the base positions it marks gone.
+    private func mergeOverlay(_ term: (digits: String?, variants: [String]), into found: inout [Double: Int]) throws {
+        guard let overlay else { return }
+        for gone in Self.decode(overlay["gone"] as? [Int] ?? []) { found[Double(gone)] = nil }
+        let at = Self.decode(overlay["at"] as? [Int] ?? [])
+        func add(_ number: Int, _ matchClass: Int) {
+            let key = Self.overlayKey(number, at: at)
+            found[key] = min(found[key] ?? 9, matchClass)
+        }
+        let buckets = overlay["tokens"] as? [[Any]] ?? []
+        for variant in term.variants {
+            guard let first = variant.unicodeScalars.first else { continue }
+            for (index, bucket) in buckets.enumerated() where bucket[0] as? String == String(Character(first)) {
+                for pair in try Self.payload(files["search/ot/\(index).js"] ?? "") as? [[Any]] ?? [] {
+                    guard let token = pair[0] as? String, token.hasPrefix(variant), let lists = pair[1] as? [[Int]]
+                    else { continue }
+                    for (matchClass, list) in lists.enumerated() {
+                        for number in Self.decode(list) { add(number, matchClass) }
+                    }
+                }
+            }
+        }
+        if let digits = term.digits, (overlay["digits"] as? Int ?? 0) > 0 {
+            var number = 0
+            for entry in try Self.payload(files["search/od/0.js"] ?? "") as? [[Any]] ?? [] {
+                number += entry[0] as? Int ?? 0
+                if (entry[1] as? String ?? "").contains(digits) { add(number, 1) }
+            }
+        }
+    }
+
+    /// Ranked result keys (base positions; overlay people between them) and the files fetched.
+    private func rankedKeys(_ query: String, shown: Int) throws -> (keys: [Double]?, fetched: [String]) {
         var fetched = ["search/manifest.js"]
-        var maps: [[Int: Int]] = []
+        var maps: [[Double: Int]] = []
         for term in Self.terms(query) {
-            var found: [Int: Int] = [:]
+            var found: [Double: Int] = [:]
             var tooBroad = false
             for variant in term.variants {
                 guard let leaves = leaves(for: variant) else {
@@ -46,7 +132,7 @@ struct SiteSearchSimulator {
                             var position = 0
                             for delta in list {
                                 position += delta
-                                found[position] = min(found[position] ?? 9, matchClass)
+                                found[Double(position)] = min(found[Double(position)] ?? 9, matchClass)
                             }
                         }
                     }
@@ -74,17 +160,18 @@ struct SiteSearchSimulator {
                         for entry in try Self.payload(files[path] ?? "") as? [[Any]] ?? [] {
                             position += entry[0] as? Int ?? 0
                             if (entry[1] as? String ?? "").contains(digits) {
-                                found[position] = min(found[position] ?? 9, 1)
+                                found[Double(position)] = min(found[Double(position)] ?? 9, 1)
                             }
                         }
                     }
                 }
             }
             if tooBroad && found.isEmpty { return (nil, fetched) }
+            try mergeOverlay(term, into: &found)
             maps.append(found)
         }
         guard let first = maps.first else { return ([], fetched) }
-        var scored: [(Int, Int)] = []
+        var scored: [(Int, Double)] = []
         for (position, matchClass) in first {
             var score = matchClass
             var all = true
@@ -100,8 +187,8 @@ struct SiteSearchSimulator {
         scored.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         let positions = scored.map(\.1)
         let chunk = manifest["chunk"] as? Int ?? 32
-        for position in positions.prefix(shown) {
-            let path = "search/r/\(position / chunk).js"
+        for position in positions.prefix(shown) where position == position.rounded() {
+            let path = "search/r/\(Int(position) / chunk).js"
             if !fetched.contains(path) { fetched.append(path) }
         }
         return (positions, fetched)

@@ -1,0 +1,279 @@
+/// What a site's search files were built from: a *base*, named by `id`, that a nightly run leaves in place while it
+/// writes only a small overlay of who changed since (`SearchOverlayPlan`).
+///
+/// Why: the search files number people by display position, so one person joining or leaving moved everyone after
+/// them, and every token shard, phone shard and record chunk (some 4,500 files, 43 MB at 100,000 people) was made and
+/// written again each night, the largest single part of a nightly run (`Benchmarks/ceiling.sh search`). The base is
+/// kept with the search tokens it was made from (`SearchTokenCache.base`): their ids and record digests, in the
+/// base's display order, say who is still shown exactly as the base shows them.
+struct SearchBase: Sendable, Equatable {
+    /// A digest of every base person's record digest in display order (which covers their ids): the same people
+    /// with the same records give the same id, so a rebuilt base with nothing changed leaves the files as they were.
+    let id: RenderFingerprint
+    /// Base numbers of people whose slug was not their ordinary one (`Slug.hasOrdinaryHash`): a slug lengthened
+    /// because another's collided can change without their record changing, so these are never taken from the base.
+    let irregularSlugs: [UInt32]
+
+    /// The base of the people `keys` describes (record digests in display order) with slugs `slugs`.
+    init(keys: some Collection<RenderFingerprint>, slugs: some Collection<String>) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(keys.count * 16)
+        for key in keys { BinaryRecord.append(key, to: &bytes) }
+        id = RenderFingerprint(hashing: bytes)
+        irregularSlugs = slugs.enumerated().compactMap { Slug.hasOrdinaryHash($1) ? nil : UInt32($0) }
+    }
+
+    init(id: RenderFingerprint, irregularSlugs: [UInt32]) {
+        self.id = id
+        self.irregularSlugs = irregularSlugs
+    }
+
+    /// The base id `search/manifest.js` at `path` names, nil when it names none or cannot be read.
+    static func publishedID(manifestAt path: String) -> RenderFingerprint? {
+        guard let file = MappedFile(path: path) else { return nil }
+        let bytes = file.bytes
+        let marker = Array("\"base\":\"".utf8)
+        guard bytes.count >= marker.count + 32 else { return nil }
+        for start in 0...(bytes.count - marker.count - 32)
+        where bytes[start] == marker[0] && bytes[start..<(start + marker.count)].elementsEqual(marker) {
+            let digits = start + marker.count
+            return RenderFingerprint(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[digits..<(digits + 32)]))
+        }
+        return nil
+    }
+}
+
+/// Where each person of a night that wrote a search overlay is in its base: for each of that run's export rows
+/// (its display order), the person's base number, `SearchBaseRows.overlay` for the overlay's people. The next night
+/// finds a person's base number through the row `RowMatch` gives them, without an index of everyone's id.
+public struct SearchBaseRows: Sendable, Equatable {
+    /// The base the numbers are in.
+    let base: RenderFingerprint
+    let numbers: [UInt32]
+
+    /// A row whose person is in the overlay.
+    static let overlay = UInt32.max
+}
+
+/// Who a nightly run's search overlay holds: the people not shown exactly as the published base shows them, and the
+/// base numbers that no longer stand for anyone.
+///
+/// The search page filters the base's matches by `gone`, adds the overlay's own, and places each overlay person
+/// between the base people around them (`insertion`): since a person unchanged since the base keeps their place
+/// relative to every other such person (display order depends only on a person's own record), the merged ranking
+/// is the one a search built from scratch gives. `make` checks that assumption and gives up (the run builds a new
+/// base) when it does not hold.
+struct SearchOverlayPlan: Sendable {
+    let base: SearchBase
+    /// People in the base.
+    let baseCount: Int
+    /// Display positions of the overlay's people, ascending.
+    let people: [Int]
+    /// For each overlay person, the base number of the first base person shown after them (`baseCount` when none):
+    /// the search page ranks them just before it.
+    let insertion: [Int]
+    /// Base numbers of people who left, changed, or may have another slug, ascending.
+    let gone: [Int]
+    /// Everyone's base number in display order, for the next night (`SearchBaseRows`).
+    let rows: SearchBaseRows
+
+    /// The share of a directory an overlay may hold; beyond it a run builds a new base. At 5 % of 100,000 people an
+    /// overlay is about 150 small files, and a first search loads its list (about 60 KB) and one token file.
+    static let largestShare = 0.05
+
+    /// The plan for `directory` over the base `cache` describes, when that base is the published one
+    /// (`publishedBase`) and the overlay holds at most `largestShare` of the people; nil means: build a new base.
+    ///
+    /// A person is the base's person at the base number their row in the run before had (`match`, through
+    /// `previousRows` when the run before wrote an overlay, else the row is the number: the tokens were kept in that
+    /// run's display order), and failing that at the number of the base entry with their id. Either way only when
+    /// the entry's key is their record's digest (which covers the id) and their slug cannot have moved. Why rows
+    /// first: looking up everyone's id was some 40 of a nightly's 750 samples; a person whose row changed (a new
+    /// manager's name in the exports) is then looked up by id, and so are the base's few people left over.
+    static func make(
+        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil,
+        largestShare: Double = largestShare, publishedBase: RenderFingerprint?
+    ) -> SearchOverlayPlan? {
+        guard largestShare > 0, let base = cache.base, base.id == publishedBase else { return nil }
+        let count = directory.people.count
+        let baseCount = cache.ids.count
+        let irregular = Set(base.irregularSlugs)
+        var baseAt = [UInt32](repeating: SearchBaseRows.overlay, count: count)
+        var kept = [Bool](repeating: false, count: baseCount)
+        func claim(_ number: Int, _ position: Int) {
+            guard number < baseCount, !kept[number], baseAt[position] == SearchBaseRows.overlay,
+                directory.recordDigest(at: position) == cache.entries[number].key,
+                !irregular.contains(UInt32(number)), Slug.hasOrdinaryHash(directory.people[position].slug)
+            else { return }
+            baseAt[position] = UInt32(number)
+            kept[number] = true
+        }
+        if let match {
+            let numbers = previousRows.flatMap { $0.base == base.id ? $0.numbers : nil }
+            // Rows of the run before name base numbers only when that run kept these tokens in its order or said
+            // where its rows are in this base.
+            if numbers != nil || previousRows == nil {
+                for position in 0..<count {
+                    guard let row = match.previousRow(at: position) else { continue }
+                    if let numbers {
+                        guard row < numbers.count, numbers[row] != SearchBaseRows.overlay else { continue }
+                        claim(Int(numbers[row]), position)
+                    } else {
+                        claim(row, position)
+                    }
+                }
+            }
+        }
+        for number in 0..<baseCount where !kept[number] {
+            if let position = directory.positionByID[cache.ids[number]] { claim(number, position) }
+        }
+        var people: [Int] = []
+        var last = -1
+        for position in 0..<count {
+            guard baseAt[position] != SearchBaseRows.overlay else {
+                people.append(position)
+                continue
+            }
+            guard Int(baseAt[position]) > last else { return nil }  // the base's order no longer holds: a new base
+            last = Int(baseAt[position])
+        }
+        guard Double(people.count) <= largestShare * Double(count) else { return nil }
+        var insertion = [Int](repeating: baseCount, count: people.count)
+        var next = baseCount
+        var slot = people.count - 1
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            if baseAt[position] != SearchBaseRows.overlay {
+                next = Int(baseAt[position])
+            } else {
+                insertion[slot] = next
+                slot -= 1
+            }
+        }
+        let gone = kept.indices.filter { !kept[$0] }
+        return SearchOverlayPlan(
+            base: base, baseCount: baseCount, people: people, insertion: insertion, gone: gone,
+            rows: SearchBaseRows(base: base.id, numbers: baseAt))
+    }
+}
+
+extension SearchIndexBuilder {
+    /// The overlay files for `plan` (or an empty overlay for a new base, `plan` nil with `base`), handed to `emit`:
+    ///
+    /// - `search/o/0.js`: the base id, people count, `at` (each overlay person's `insertion`) and `gone`, both
+    ///   delta-encoded, the record chunk size, the token files' keys and sizes and the phone file's size;
+    /// - `search/ot/<n>.js`: `[token, postings]` pairs as the token shards have them, postings by overlay number,
+    ///   one file for each first character of a token;
+    /// - `search/od/0.js`: `[[gap, "digits"], …]` of the overlay people with phone digits;
+    /// - `search/or/<n>.js`: the overlay people's display records, `chunkSize` a file.
+    func overlayFiles<Failure: Error>(
+        _ plan: SearchOverlayPlan?, base: SearchBase, directory: SiteDirectory, emit: (File) throws(Failure) -> Void
+    ) throws(Failure) {
+        let people = plan?.people ?? []
+        var file: [UInt8] = []
+        // Tokens by first character, each with its three postings lists of overlay numbers (ascending).
+        var buckets: [Unicode.Scalar: [String: [[Int]]]] = [:]
+        var cache: [String: [String]] = [:]
+        for (number, position) in people.enumerated() {
+            for (token, matchClass) in Self.tokens(of: directory.people[position].user, cache: &cache) {
+                guard let first = token.unicodeScalars.first else { continue }
+                buckets[first, default: [:]][token, default: [[], [], []]][matchClass.rawValue].append(number)
+            }
+        }
+        var tokenSizes: [(key: Unicode.Scalar, size: Int)] = []
+        for (index, key) in buckets.keys.sorted(by: { $0.value < $1.value }).enumerated() {
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("ot", "\(index)", in: &file)
+            let bodyStart = file.count
+            file.append(0x5B)
+            let tokens = buckets[key] ?? [:]
+            for (offset, token) in tokens.keys.sorted().enumerated() {
+                if offset > 0 { file.append(0x2C) }
+                file.append(contentsOf: Array("[\"".utf8))
+                SiteEscaping.appendJSONString(token, to: &file)
+                file.append(contentsOf: Array("\",".utf8))
+                Self.appendLists(tokens[token] ?? [], to: &file)
+                file.append(0x5D)
+            }
+            file.append(0x5D)
+            tokenSizes.append((key, file.count - bodyStart))
+            Self.finishShard(&file)
+            try emit(File(path: "search/ot/\(index).js", bytes: file))
+        }
+        var digitsSize = 0
+        if !people.isEmpty {
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("od", "0", in: &file)
+            let bodyStart = file.count
+            file.append(0x5B)
+            var previous = 0
+            for (number, position) in people.enumerated() {
+                let digits = directory.people[position].phones.map(\.link.searchDigits).filter { !$0.isEmpty }
+                guard !digits.isEmpty else { continue }
+                if file.count > bodyStart + 1 { file.append(0x2C) }
+                file.append(0x5B)
+                DecimalBytes.append(number - previous, to: &file)
+                file.append(contentsOf: Array(",\"".utf8))
+                file.append(contentsOf: digits.joined(separator: " ").utf8)
+                file.append(contentsOf: Array("\"]".utf8))
+                previous = number
+            }
+            file.append(0x5D)
+            digitsSize = file.count - bodyStart
+            Self.finishShard(&file)
+            try emit(File(path: "search/od/0.js", bytes: file))
+        }
+        for (chunk, start) in stride(from: 0, to: people.count, by: chunkSize).enumerated() {
+            file.removeAll(keepingCapacity: true)
+            Self.startShard("or", "\(chunk)", in: &file)
+            file.append(0x5B)
+            for number in start..<min(people.count, start + chunkSize) {
+                if number > start { file.append(0x2C) }
+                Self.appendRecord(directory.people[people[number]], to: &file)
+            }
+            file.append(0x5D)
+            Self.finishShard(&file)
+            try emit(File(path: "search/or/\(chunk).js", bytes: file))
+        }
+        file.removeAll(keepingCapacity: true)
+        Self.startShard("o", "0", in: &file)
+        file.append(
+            contentsOf: Array("{\"v\":1,\"base\":\"\(base.id.hex)\",\"people\":\(directory.people.count),".utf8))
+        file.append(contentsOf: Array("\"chunk\":\(chunkSize),\"at\":".utf8))
+        Self.appendDeltas(plan?.insertion ?? [], to: &file)
+        file.append(contentsOf: Array(",\"gone\":".utf8))
+        Self.appendDeltas(plan?.gone ?? [], to: &file)
+        file.append(contentsOf: Array(",\"tokens\":[".utf8))
+        for (index, entry) in tokenSizes.enumerated() {
+            if index > 0 { file.append(0x2C) }
+            file.append(0x5B)
+            file.append(0x22)
+            SiteEscaping.appendJSONString(String(Character(entry.key)), to: &file)
+            file.append(contentsOf: Array("\",\(entry.size)]".utf8))
+        }
+        file.append(contentsOf: Array("],\"digits\":\(digitsSize)}".utf8))
+        Self.finishShard(&file)
+        try emit(File(path: "search/o/0.js", bytes: file))
+    }
+
+    /// `[[…],[…],[…]]`: three ascending lists, each delta-encoded.
+    private static func appendLists(_ lists: [[Int]], to file: inout [UInt8]) {
+        file.append(0x5B)
+        for (index, list) in lists.enumerated() {
+            if index > 0 { file.append(0x2C) }
+            appendDeltas(list, to: &file)
+        }
+        file.append(0x5D)
+    }
+
+    /// `[a, b-a, c-b, …]` of an ascending list.
+    private static func appendDeltas(_ values: [Int], to file: inout [UInt8]) {
+        file.append(0x5B)
+        var previous = 0
+        for (index, value) in values.enumerated() {
+            if index > 0 { file.append(0x2C) }
+            DecimalBytes.append(value - previous, to: &file)
+            previous = value
+        }
+        file.append(0x5D)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+@Suite("Search overlay")
+struct SearchOverlayTests {
+    /// Nights rendered and published as a build does them, the search tokens kept between them through their file
+    /// format, and kept as they are after a night that wrote an overlay (as `SearchTokenCacheStore` does).
+    struct Nights {
+        let root: URL
+        let publisher: SitePublisher
+        var tokens: SearchTokenCache?
+        var baseRows: SearchBaseRows?
+        var table: ExportRows?
+
+        init() throws {
+            root = try SiteFixtures.temporaryFolder()
+            publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        }
+
+        mutating func render(_ users: [User]) async throws -> SiteReport {
+            let staging = try publisher.makeStaging()
+            let context = SearchTokenCache.context(hiding: [])
+            let report = try await SiteRenderer(options: SiteOptions()).render(
+                users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
+                fingerprintsFor: publisher.output.path,
+                searchTokens: tokens.flatMap {
+                    $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
+                },
+                keepingSearchTokens: true, searchBaseRows: baseRows, exportRows: table,
+                keepingExportRows: true, to: staging)
+            try publisher.publish(staging, generatedAt: SiteRenderReuseTests.generatedAt)
+            table = report.exportRows
+            if report.searchOverlay {
+                baseRows = report.searchBaseRows
+            } else {
+                (tokens, baseRows) = (report.searchTokens, nil)
+            }
+            return report
+        }
+
+        /// A site rendered from scratch of `users` (no kept state, so no base and no overlay).
+        func scratch(_ users: [User]) async throws -> URL {
+            let fresh = root.appendingPathComponent("fresh-\(UUID().uuidString)")
+            _ = try await SiteRenderer(options: SiteOptions()).render(
+                users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
+                to: DirectorySiteOutput(root: fresh))
+            return fresh
+        }
+    }
+
+    /// Queries that reach every kind of match for `users`: each given name, surname, department word, title, office
+    /// and phone fragment, and two-word queries that must match both words.
+    static func queries(for users: [User]) -> [String] {
+        var queries: Set<String> = []
+        for user in users {
+            if let given = user.givenName { queries.insert(given) }
+            if let surname = user.surname { queries.insert(String(surname.prefix(3))) }
+            if let department = user.department { queries.insert(department) }
+            if let title = user.jobTitle { queries.insert(title) }
+            if let phone = user.businessPhones.first { queries.insert(String(phone.filter(\.isNumber).suffix(4))) }
+            queries.insert(user.displayName)
+            if let given = user.givenName, let department = user.department {
+                queries.insert(given + " " + department)
+            }
+        }
+        return queries.sorted()
+    }
+
+    /// Whether searching the site in `published` gives, for every query, the same people in the same order as
+    /// searching `scratch`; records the first query that differs.
+    static func searchesAgree(_ published: URL, _ scratch: URL, queries: [String]) throws -> Bool {
+        let left = try SiteSearchSimulator(folder: published)
+        let right = try SiteSearchSimulator(folder: scratch)
+        for query in queries {
+            let mine = try left.rankedRecords(query)
+            let theirs = try right.rankedRecords(query)
+            guard mine == theirs else {
+                Issue.record(
+                    "\(query): \(String(describing: mine?.map(\.[0]))) ≠ \(String(describing: theirs?.map(\.[0])))")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The users of a first night, and of a second with a few people renamed (moving in display order), retitled,
+    /// given another phone, gone, and new.
+    static func nights(count: Int = 400) -> (first: [User], second: [User], third: [User]) {
+        let first = SiteBenchmarkDirectory.users(count: count)
+        var second = first
+        second[5].displayName = "Aaron Aardvark"
+        second[5].givenName = "Aaron"
+        second[7].jobTitle = "Chief Kite Flyer"
+        second[9].businessPhones = ["+49 30 5550 4242"]
+        second.remove(at: 20)
+        second.append(
+            User(
+                id: "zz-new", userPrincipalName: "quetzalli@contoso.com", displayName: "Quetzalli Newcomb",
+                givenName: "Quetzalli", surname: "Newcomb", businessPhones: ["+1 425 555 7777"], department: "Finance"))
+        var third = second
+        third[5].displayName = "Zygmunt Zed"
+        third[5].givenName = "Zygmunt"
+        third[40].department = "Kite Research"
+        third.removeAll { $0.id == "zz-new" }
+        return (first, second, third)
+    }
+
+    @Test(
+        "a night with few changes writes only an overlay, and every search finds what a search built from scratch finds"
+    )
+    func overlayNightsSearchLikeScratch() async throws {
+        var nights = try Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let (first, second, third) = Self.nights()
+        let base = try await nights.render(first)
+        #expect(!base.searchOverlay)
+        let baseID = try #require(base.searchTokens?.base?.id)
+        let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
+        #expect(SearchBase.publishedID(manifestAt: manifest.path) == baseID)
+        let manifestInode = try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int
+
+        for (night, users) in [second, third].enumerated() {
+            let report = try await nights.render(users)
+            #expect(report.searchOverlay, "night \(night + 2) keeps the base")
+            #expect(report.searchTokens == nil)
+            #expect(report.peopleTokenized < 10, "only the overlay's people are tokenized")
+            // The base's files are the published ones, linked, never written again.
+            let inode = try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int
+            #expect(inode == manifestInode)
+            let scratch = try await nights.scratch(users)
+            let queries = Self.queries(for: users) + ["Aaron", "Zygmunt", "Quetzalli", "7777", "4242", "kite"]
+            #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: queries))
+        }
+        // The renamed person is found by the new name only, the newcomer (third night: gone) not at all.
+        let site = try SiteSearchSimulator(folder: nights.publisher.output)
+        #expect(try site.rankedRecords("Zygmunt Zed")?.map(\.[0]) == ["Zygmunt Zed"])
+        #expect(try site.rankedRecords("Aardvark") == [])
+        #expect(try site.rankedRecords("Quetzalli") == [])
+    }
+
+    @Test("a night with more changes than an overlay holds makes a new base, which searches like one from scratch")
+    func manyChangesMakeANewBase() async throws {
+        var nights = try Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let first = SiteBenchmarkDirectory.users(count: 200)
+        let before = try #require(try await nights.render(first).searchTokens?.base)
+        var second = first
+        for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
+        let report = try await nights.render(second)
+        #expect(!report.searchOverlay)
+        let after = try #require(report.searchTokens?.base)
+        #expect(after.id != before.id)
+        let overlay = try String(
+            contentsOf: nights.publisher.output.appendingPathComponent("search/o/0.js"), encoding: .utf8)
+        #expect(overlay.contains("\"at\":[],\"gone\":[]"))
+        #expect(
+            !FileManager.default.fileExists(atPath: nights.publisher.output.appendingPathComponent("search/or").path))
+        let scratch = try await nights.scratch(second)
+        #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: Self.queries(for: second)))
+    }
+
+    /// The directory of `users` and the search tokens a build keeps for it, naming the base they make.
+    static func base(of users: [User]) throws -> (directory: SiteDirectory, cache: SearchTokenCache) {
+        let directory = SiteDirectory(users: users, hiding: [])
+        var builder = SearchIndexBuilder()
+        builder.keepsTokenCache = true
+        let cache = try #require(builder.tokenShards(for: directory) { _ in }.cache)
+        let base = SearchBase(keys: cache.entries.map { $0.key }, slugs: directory.people.map { $0.slug })
+        return (directory, cache.with(base: base))
+    }
+
+    @Test("no overlay over a base that is not the published one, or when the base's order no longer holds")
+    func planRefusesAnotherBase() throws {
+        let (directory, kept) = try Self.base(of: SiteBenchmarkDirectory.users(count: 100))
+        let base = try #require(kept.base)
+        let cache = kept.with(base: nil)
+        #expect(SearchOverlayPlan.make(directory: directory, cache: kept, publishedBase: base.id)?.people == [])
+        #expect(SearchOverlayPlan.make(directory: directory, cache: kept, publishedBase: nil) == nil)
+        #expect(SearchOverlayPlan.make(directory: directory, cache: cache, publishedBase: base.id) == nil)
+        // Entries in another order than the base's display order: the merged ranking could not hold.
+        let shuffled = SearchTokenCache(
+            table: kept.table, ids: kept.ids.reversed(), entries: kept.entries.reversed(), indexed: false, base: base)
+        #expect(SearchOverlayPlan.make(directory: directory, cache: shuffled, publishedBase: base.id) == nil)
+    }
+
+    @Test("an overlay person is ranked between the base people around them; gone base numbers are listed")
+    func planPlacesOverlayPeople() throws {
+        let users = SiteBenchmarkDirectory.users(count: 100)
+        let (directory, cache) = try Self.base(of: users)
+        let base = try #require(cache.base)
+        var changed = users
+        let moved = try #require(changed.firstIndex { $0.id == directory.people[50].user.id })
+        changed[moved].displayName = "Aaa Aaa"
+        changed[moved].givenName = "Aaa"
+        changed[moved].surname = "Aaa"
+        let left = directory.people[70].user.id
+        changed.removeAll { $0.id == left }
+        let after = SiteDirectory(users: changed, hiding: [])
+        let plan = try #require(
+            SearchOverlayPlan.make(directory: after, cache: cache, publishedBase: base.id))
+        #expect(plan.gone == [50, 70])
+        #expect(plan.people == [0])
+        #expect(plan.insertion == [0])
+        #expect(after.people[0].user.displayName == "Aaa Aaa")
+    }
+
+    @Test("a token cache keeps its base through its file")
+    func baseRoundTrips() throws {
+        let cache = try Self.base(of: SiteBenchmarkDirectory.users(count: 30)).cache
+        let base = SearchBase(id: RenderFingerprint(high: 1, low: 2), irregularSlugs: [3, 7])
+        let context = SearchTokenCache.context(hiding: [])
+        let decoded = cache.with(base: base).encode(context: context).withUnsafeBytes {
+            SearchTokenCache.decode($0, context: context)
+        }
+        #expect(decoded?.base == base)
+        #expect(decoded == cache.with(base: base))
+    }
+
+    @Test("a slug lengthened by a collision is not an ordinary one")
+    func ordinarySlugs() {
+        #expect(Slug.hasOrdinaryHash("ada-lovelace-3f9a1c"))
+        #expect(!Slug.hasOrdinaryHash("ada-lovelace-3f9a1c2b"))
+        #expect(!Slug.hasOrdinaryHash("person"))
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a site's search files were built from: a *base*, named by `id`, that a nightly run leaves in place while it
 /// writes only a small overlay of who changed since (`SearchOverlayPlan`).
 ///
@@ -40,6 +42,24 @@ struct SearchBase: Sendable, Equatable {
             return RenderFingerprint(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[digits..<(digits + 32)]))
         }
         return nil
+    }
+}
+
+extension SearchBase {
+    /// Every file of the base whose manifest is at `path` (the manifest, token shards, phone shards and record
+    /// chunks it names), nil when it cannot be read. Named from the manifest, not listed from its folder: a file
+    /// missing from the published base must make the run build a new one, not publish a site without it.
+    static func filePaths(manifestAt path: String) -> [String]? {
+        guard let data = FileManager.default.contents(atPath: path),
+            let open = data.firstIndex(of: UInt8(ascii: "{")), let close = data.lastIndex(of: UInt8(ascii: "}")),
+            open < close,
+            let manifest = try? JSONSerialization.jsonObject(with: data[open...close]) as? [String: Any],
+            let leaves = manifest["leaves"] as? [Any], let digits = manifest["digits"] as? [String: Any],
+            let people = manifest["people"] as? Int, let chunk = manifest["chunk"] as? Int, chunk > 0
+        else { return nil }
+        return ["search/manifest.js"] + leaves.indices.map { "search/t/\($0).js" }
+            + digits.keys.sorted().map { "search/d/\($0).js" }
+            + (0..<((people + chunk - 1) / chunk)).map { "search/r/\($0).js" }
     }
 }
 

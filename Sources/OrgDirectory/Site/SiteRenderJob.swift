@@ -332,14 +332,11 @@ struct SiteRenderJob: Sendable {
         _ plan: SearchOverlayPlan, published: String, to output: some SiteOutput
     ) throws(SiteError) -> SearchPiece {
         var piece = SearchPiece(tokenized: plan.people.count, isOverlay: true)
-        var basePaths = ["search/manifest.js"]
-        for kind in ["t", "d", "r"] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(published)/search/\(kind)")) ?? []
-            basePaths += names.map { "search/\(kind)/\($0)" }
-        }
-        guard output.carryOver(basePaths) else {
+        guard let basePaths = SearchBase.filePaths(manifestAt: published + "/search/manifest.js"),
+            output.carryOver(basePaths)
+        else {
             // The published base is not whole (a file removed by hand): every search file made here, with no base,
-            // so the next run, finding none published, makes a new one.
+            // so the next run, finding none published, makes a new one. The tokens kept stay the base's.
             piece.paths = try renderSearch(to: output).paths
             return piece
         }

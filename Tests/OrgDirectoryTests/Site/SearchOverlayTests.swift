@@ -140,6 +140,30 @@ struct SearchOverlayTests {
         #expect(try site.rankedRecords("Quetzalli") == [])
     }
 
+    @Test("a published base missing a file is not built on: that night makes every search file, and so does the next")
+    func brokenBaseIsReplaced() async throws {
+        var nights = try Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let (first, second, third) = Self.nights()
+        _ = try await nights.render(first)
+        try FileManager.default.removeItem(at: nights.publisher.output.appendingPathComponent("search/r/0.js"))
+        _ = try await nights.render(second)
+        let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
+        #expect(SearchBase.publishedID(manifestAt: manifest.path) == nil, "no base is named")
+        #expect(
+            FileManager.default.fileExists(atPath: nights.publisher.output.appendingPathComponent("search/r/0.js").path)
+        )
+        #expect(
+            try Self.searchesAgree(
+                nights.publisher.output, try await nights.scratch(second), queries: Self.queries(for: second)))
+        let next = try await nights.render(third)
+        #expect(!next.searchOverlay, "no published base to keep: a new one")
+        #expect(SearchBase.publishedID(manifestAt: manifest.path) == next.searchTokens?.base?.id)
+        #expect(
+            try Self.searchesAgree(
+                nights.publisher.output, try await nights.scratch(third), queries: Self.queries(for: third)))
+    }
+
     @Test("a night with more changes than an overlay holds makes a new base, which searches like one from scratch")
     func manyChangesMakeANewBase() async throws {
         var nights = try Nights()

@@ -12,17 +12,18 @@ struct SearchBase: Sendable, Equatable {
     /// A digest of every base person's record digest in display order (which covers their ids): the same people
     /// with the same records give the same id, so a rebuilt base with nothing changed leaves the files as they were.
     let id: RenderFingerprint
-    /// Base numbers of people whose slug was not their ordinary one (`Slug.hasOrdinaryHash`): a slug lengthened
-    /// because another's collided can change without their record changing, so these are never taken from the base.
+    /// Base numbers of people whose slug was lengthened (`SiteDirectory.lengthenedSlugs`): such a slug can change
+    /// without their record changing, so these are never taken from the base.
     let irregularSlugs: [UInt32]
 
-    /// The base of the people `keys` describes (record digests in display order) with slugs `slugs`.
-    init(keys: some Collection<RenderFingerprint>, slugs: some Collection<String>) {
+    /// The base of the people `keys` describes (record digests in display order), of whom those at `lengthened`
+    /// have lengthened slugs.
+    init(keys: some Collection<RenderFingerprint>, lengthened: [Int]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(keys.count * 16)
         for key in keys { BinaryRecord.append(key, to: &bytes) }
         id = RenderFingerprint(hashing: bytes)
-        irregularSlugs = slugs.enumerated().compactMap { Slug.hasOrdinaryHash($1) ? nil : UInt32($0) }
+        irregularSlugs = lengthened.map { UInt32($0) }
     }
 
     init(id: RenderFingerprint, irregularSlugs: [UInt32]) {
@@ -118,12 +119,13 @@ struct SearchOverlayPlan: Sendable {
         let count = directory.people.count
         let baseCount = cache.ids.count
         let irregular = Set(base.irregularSlugs)
+        let lengthened = Set(directory.lengthenedSlugs)
         var baseAt = [UInt32](repeating: SearchBaseRows.overlay, count: count)
         var kept = [Bool](repeating: false, count: baseCount)
         func claim(_ number: Int, _ position: Int) {
             guard number < baseCount, !kept[number], baseAt[position] == SearchBaseRows.overlay,
                 directory.recordDigest(at: position) == cache.entries[number].key,
-                !irregular.contains(UInt32(number)), Slug.hasOrdinaryHash(directory.people[position].slug)
+                !irregular.contains(UInt32(number)), !lengthened.contains(position)
             else { return }
             baseAt[position] = UInt32(number)
             kept[number] = true

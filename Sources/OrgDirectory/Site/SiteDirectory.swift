@@ -41,6 +41,9 @@ struct SiteDirectory: Sendable {
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
     let letters: [(key: String, people: [Int])]
+    /// Display positions of the people whose slug was lengthened because their ordinary one collided with another's
+    /// (`Slug.assign`): such a slug can change when someone else joins or leaves. Almost always none.
+    let lengthenedSlugs: [Int]
     /// Each person's `User.recordDigest` by position, worked out in the parallel preparation; empty above
     /// `digestLimit` people, where `recordDigest(at:)` works one out when asked instead of holding them all.
     let recordDigests: [RenderFingerprint]
@@ -307,6 +310,7 @@ struct SiteDirectory: Sendable {
         self.managers = lookups.placed.managers
         self.departments = made.departments
         self.letters = made.letterLists
+        self.lengthenedSlugs = made.lengthened
     }
 
     /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
@@ -314,7 +318,7 @@ struct SiteDirectory: Sendable {
         order: [Int], indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers, hidden: Set<String>
     ) -> (
         slugs: [String], letters: [String], departmentFiles: [String?], departments: [SiteDepartment],
-        letterLists: [(key: String, people: [Int])]
+        letterLists: [(key: String, people: [Int])], lengthened: [Int]
     ) {
         // Everything read from the preparations in their own order (the users'), each result placed at the person's
         // display index: walked in display order, every preparation was in a place of its own, some 15 of 1,000
@@ -379,7 +383,9 @@ struct SiteDirectory: Sendable {
         let letterLists = Self.letterKeys.indices.compactMap { slot in
             letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
         }
-        return (slugs, letters, departmentFiles, departments, letterLists)
+        // The same string where the slug was not lengthened: compared without reading its bytes.
+        let lengthened = slugs.indices.filter { slugs[$0] != ordinary[$0] }
+        return (slugs, letters, departmentFiles, departments, letterLists, lengthened)
     }
 
     /// What the directory looks up by position or id: search tokens and record digests by position, positions

@@ -288,7 +288,7 @@ struct SiteRenderJob: Sendable {
             (piece.leaves, piece.tokenized) = (made.leaves, made.tokenized)
             // Everyone's tokens kept are the base the next nights' overlays are made against.
             if let cache = made.cache, cache.ids.count == directory.people.count {
-                let base = SearchBase(keys: cache.entries.lazy.map(\.key), slugs: directory.people.lazy.map(\.slug))
+                let base = SearchBase(keys: cache.entries.lazy.map(\.key), lengthened: directory.lengthenedSlugs)
                 (piece.tokenCache, piece.base) = (cache.with(base: base), base)
             } else {
                 piece.tokenCache = made.cache

@@ -14,19 +14,6 @@ public enum Slug {
         make(displayName: user.displayName, id: user.id, hashLength: hashLength)
     }
 
-    /// Whether `slug` ends in an ordinary id hash (`hashLength` digits), not one lengthened because another
-    /// person's ordinary slug was the same (`assign`): such a slug can change when someone else joins or leaves.
-    /// Read in place, one byte: a nightly asks it of every person.
-    static func hasOrdinaryHash(_ slug: String) -> Bool {
-        let dash = UInt8(ascii: "-")
-        if let found = slug.utf8.withContiguousStorageIfAvailable({ bytes in
-            bytes.count > hashLength && bytes[bytes.count - hashLength - 1] == dash
-        }) {
-            return found
-        }
-        return slug.utf8.count > hashLength && slug.utf8.dropLast(hashLength).last == dash
-    }
-
     /// Unique slugs for `users`, in the same order: users whose ordinary slugs collide get longer hashes, so
     /// the result depends only on the set of users, never on their order.
     public static func assign(_ users: [User]) -> [String] {

@@ -191,7 +191,7 @@ struct SearchOverlayTests {
         var builder = SearchIndexBuilder()
         builder.keepsTokenCache = true
         let cache = try #require(builder.tokenShards(for: directory) { _ in }.cache)
-        let base = SearchBase(keys: cache.entries.map { $0.key }, slugs: directory.people.map { $0.slug })
+        let base = SearchBase(keys: cache.entries.map { $0.key }, lengthened: directory.lengthenedSlugs)
         return (directory, cache.with(base: base))
     }
 
@@ -242,10 +242,26 @@ struct SearchOverlayTests {
         #expect(decoded == cache.with(base: base))
     }
 
-    @Test("a slug lengthened by a collision is not an ordinary one")
-    func ordinarySlugs() {
-        #expect(Slug.hasOrdinaryHash("ada-lovelace-3f9a1c"))
-        #expect(!Slug.hasOrdinaryHash("ada-lovelace-3f9a1c2b"))
-        #expect(!Slug.hasOrdinaryHash("person"))
+    @Test("people whose slugs were lengthened by a collision are never taken from the base: their slugs may move")
+    func lengthenedSlugsGoToTheOverlay() throws {
+        // Two ids whose six-digit hashes are the same: the same name gives them the same ordinary slug.
+        var seen: [String: String] = [:]
+        var pair: (String, String)?
+        for number in 0..<200_000 where pair == nil {
+            let id = "collide-\(number)"
+            let hash = Slug.idHash(id, length: Slug.hashLength)
+            if let other = seen[hash] { pair = (other, id) } else { seen[hash] = id }
+        }
+        let (first, second) = try #require(pair)
+        let twins = [first, second].map {
+            User(id: $0, userPrincipalName: "\($0)@contoso.com", displayName: "Alex Twin", surname: "Twin")
+        }
+        let (directory, cache) = try Self.base(of: SiteBenchmarkDirectory.users(count: 60) + twins)
+        #expect(directory.lengthenedSlugs.count == 2)
+        let base = try #require(cache.base)
+        #expect(base.irregularSlugs.map(Int.init) == directory.lengthenedSlugs)
+        let plan = try #require(SearchOverlayPlan.make(directory: directory, cache: cache, publishedBase: base.id))
+        #expect(plan.people == directory.lengthenedSlugs, "unchanged, but in the overlay")
+        #expect(plan.gone == directory.lengthenedSlugs)
     }
 }

@@ -10,27 +10,35 @@ struct SearchOverlayTests {
     struct Nights {
         let root: URL
         let publisher: SitePublisher
+        /// Whether each night updates the site before last (the spare) in place, as a nightly build does.
+        let recycling: Bool
         var tokens: SearchTokenCache?
         var baseRows: SearchBaseRows?
         var table: ExportRows?
+        var published: RenderFingerprints?
+        var spare: RenderFingerprints?
 
-        init() throws {
+        init(recycling: Bool = false) throws {
             root = try SiteFixtures.temporaryFolder()
             publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+            self.recycling = recycling
         }
 
         mutating func render(_ users: [User]) async throws -> SiteReport {
-            let staging = try publisher.makeStaging()
+            let staging = try publisher.makeStaging(recyclingSpare: recycling && spare != nil)
             let context = SearchTokenCache.context(hiding: [])
             let report = try await SiteRenderer(options: SiteOptions()).render(
                 users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
-                fingerprintsFor: publisher.output.path,
+                fingerprintsFor: publisher.output.path, reusing: published,
+                inPlace: staging.isRecycled ? spare : nil,
                 searchTokens: tokens.flatMap {
                     $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
                 },
                 keepingSearchTokens: true, searchBaseRows: baseRows, exportRows: table,
                 keepingExportRows: true, to: staging)
-            try publisher.publish(staging, generatedAt: SiteRenderReuseTests.generatedAt)
+            let kept = try publisher.publish(
+                staging, generatedAt: SiteRenderReuseTests.generatedAt, keepingSpare: recycling && published != nil)
+            (spare, published) = (kept ? published : nil, report.fingerprints)
             table = report.exportRows
             if report.searchOverlay {
                 baseRows = report.searchBaseRows
@@ -138,6 +146,54 @@ struct SearchOverlayTests {
         #expect(try site.rankedRecords("Zygmunt Zed")?.map(\.[0]) == ["Zygmunt Zed"])
         #expect(try site.rankedRecords("Aardvark") == [])
         #expect(try site.rankedRecords("Quetzalli") == [])
+    }
+
+    /// The search files the site in `folder` should hold: its base's (named by the manifest) and its overlay's
+    /// (named by `search/o/0.js`).
+    static func expectedSearchFiles(in folder: URL) throws -> Set<String> {
+        let manifest = folder.appendingPathComponent("search/manifest.js").path
+        let base = try #require(SearchBase.filePaths(manifestAt: manifest))
+        let text = try String(contentsOf: folder.appendingPathComponent("search/o/0.js"), encoding: .utf8)
+        let overlay = try #require(try SiteSearchSimulator.payload(text) as? [String: Any])
+        let people = (overlay["at"] as? [Int] ?? []).count
+        let chunk = overlay["chunk"] as? Int ?? 32
+        let tokenFiles = (overlay["tokens"] as? [Any] ?? []).indices.map { "search/ot/\($0).js" }
+        let digitFiles = (overlay["digits"] as? Int ?? 0) > 0 ? ["search/od/0.js"] : []
+        let recordFiles = (0..<((people + chunk - 1) / chunk)).map { "search/or/\($0).js" }
+        return Set(base + ["search/o/0.js"] + tokenFiles + digitFiles + recordFiles)
+    }
+
+    /// The files under `search/` in `folder`.
+    static func searchFiles(in folder: URL) -> Set<String> {
+        let found = FileManager.default.enumerator(atPath: folder.appendingPathComponent("search").path)
+        var files: Set<String> = []
+        while let path = found?.nextObject() as? String {
+            if path.hasSuffix(".js") { files.insert("search/" + path) }
+        }
+        return files
+    }
+
+    @Test("over the recycled spare, overlay nights and new bases leave exactly the search files they name")
+    func recycledSpareHoldsNoStaleSearchFiles() async throws {
+        var nights = try Nights(recycling: true)
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let (first, second, third) = Self.nights()
+        var fourth = third
+        for index in stride(from: 0, to: fourth.count, by: 8) { fourth[index].jobTitle = "Moved \(index)" }
+        var fifth = fourth
+        fifth[3].department = "Kite Research"
+        var sixth = fifth
+        sixth[11].displayName = "Aaron Aardvark"
+        var overlays: [Bool] = []
+        for users in [first, second, third, fourth, fifth, sixth] {
+            overlays.append(try await nights.render(users).searchOverlay)
+            #expect(
+                Self.searchFiles(in: nights.publisher.output)
+                    == (try Self.expectedSearchFiles(in: nights.publisher.output)))
+            let scratch = try await nights.scratch(users)
+            #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: Self.queries(for: users)))
+        }
+        #expect(overlays == [false, true, true, false, true, true])
     }
 
     @Test("a published base missing a file is not built on: that night makes every search file, and so does the next")

@@ -21,18 +21,8 @@ extension StagingDirectory {
     /// Whether `keepInPlace` counts files here: only in a recycled folder.
     public var keepsInPlace: Bool { isRecycled }
 
-    /// Whether this recycled folder's file at `relativePath` is the published site's own (the same inode).
-    public func holdsPublished(_ relativePath: String) -> Bool {
-        guard isRecycled, let previousPath else { return false }
-        var present = stat()
-        var published = stat()
-        return lstat(rootPath + "/" + relativePath, &present) == 0
-            && lstat(previousPath + "/" + relativePath, &published) == 0
-            && present.st_ino == published.st_ino && present.st_dev == published.st_dev
-    }
-
     /// Removes every file and emptied folder of a recycled folder under `folder` ("" for all of it, the
-    /// folders in `skipped` aside, relative paths at any depth) whose relative path `keep` rejects: the pages of people who left, a department
+    /// folders in `skipped` aside) whose relative path `keep` rejects: the pages of people who left, a department
     /// that is gone, an asset dropped from the templates. Top-level dotfiles are left to `carryOverDotfiles`.
     /// Does nothing in a folder that was not recycled (it holds only this run's files).
     public func removeStale(
@@ -59,7 +49,7 @@ extension StagingDirectory {
                 let child = openat(folder, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 guard child >= 0 else { throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError) }
                 defer { close(child) }
-                try sweep(child, prefix: path + "/", skipping: skipped, keep: keep)
+                try sweep(child, prefix: path + "/", keep: keep)
                 // A folder still holding kept files stays (ENOTEMPTY).
                 _ = unlinkat(folder, entry.name, AT_REMOVEDIR)
             } else if !keep(path) {

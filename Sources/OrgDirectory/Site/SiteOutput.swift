@@ -30,12 +30,8 @@ public protocol SiteOutput: Sendable {
     /// chunk's kept files at once.
     var keepsInPlace: Bool { get }
 
-    /// Whether this output, started as an earlier copy of the site, holds at `relativePath` the published site's
-    /// very file (the same file, not an equal one): what was carried over with it then is there too.
-    func holdsPublished(_ relativePath: String) -> Bool
-
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of
-    /// it, the folders in `skipped`, relative paths at any depth, aside) beyond the paths `keep` accepts; the paths of files this render writes
+    /// it, the folders in `skipped` aside) beyond the paths `keep` accepts; the paths of files this render writes
     /// must all be accepted.
     func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws
 }
@@ -59,9 +55,6 @@ extension SiteOutput {
 
     /// Outputs that start empty hold nothing to keep.
     public var keepsInPlace: Bool { false }
-
-    /// Outputs that start empty hold no published file.
-    public func holdsPublished(_ relativePath: String) -> Bool { false }
 
     /// Outputs that start empty hold nothing stale.
     public func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws {}

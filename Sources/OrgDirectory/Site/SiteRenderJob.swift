@@ -267,9 +267,6 @@ struct SiteRenderJob: Sendable {
         var base: SearchBase?
         /// True for the overlay of a night that leaves the base in place (`renderSearchOverlay`): no manifest.
         var isOverlay = false
-        /// True when the output already held the published base's own files (`baseFolders`), which then need no
-        /// sweep for stale files.
-        var baseInPlace = false
     }
 
     /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
@@ -328,9 +325,6 @@ struct SiteRenderJob: Sendable {
         return paths
     }
 
-    /// The folders only a search base's files are in (beside `search/manifest.js`).
-    static let baseFolders: Set<String> = ["search/t", "search/d", "search/r"]
-
     /// The search files of a night that keeps the published base (`SearchOverlayPlan`): the base's files carried
     /// over from the published site unchanged (left alone where the output already holds them), and the overlay
     /// of who changed since written.
@@ -338,13 +332,9 @@ struct SiteRenderJob: Sendable {
         _ plan: SearchOverlayPlan, published: String, to output: some SiteOutput
     ) throws(SiteError) -> SearchPiece {
         var piece = SearchPiece(tokenized: plan.people.count, isOverlay: true)
-        // A recycled output whose manifest is the published one holds the whole base: the base's files are only ever
-        // placed together (all made by a night that made a new base, or all carried over by an overlay night).
-        piece.baseInPlace = output.holdsPublished("search/manifest.js")
         guard let basePaths = SearchBase.filePaths(manifestAt: published + "/search/manifest.js"),
             output.carryOver(basePaths)
         else {
-            piece.baseInPlace = false
             // The published base is not whole (a file removed by hand): every search file made here, with no base,
             // so the next run, finding none published, makes a new one. The tokens kept stay the base's.
             piece.paths = try renderSearch(to: output).paths

@@ -246,10 +246,7 @@ public struct SiteRenderer: Sendable {
                 }
             }
             if inPlace != nil {
-                // A base held in place has nothing stale (see `renderSearchOverlay`): its 4,500 files go unswept.
-                let baseInPlace = searchPieces.contains { $0.baseInPlace }
-                let skipped = baseInPlace ? SiteRenderJob.baseFolders.union(["people"]) : ["people"]
-                try output.removeStale(in: "", skipping: skipped) { otherPaths.contains($0) }
+                try output.removeStale(in: "", skipping: ["people"]) { otherPaths.contains($0) }
             }
         } catch let error as SiteError {
             throw error

@@ -286,6 +286,34 @@ struct SearchOverlayTests {
         #expect(after.people[0].user.displayName == "Aaa Aaa")
     }
 
+    @Test("at 100,000 people with an overlay of 5 % a first search still downloads no more than 200 KB compressed")
+    func overlayDownloadBudget() throws {
+        let users = SiteBenchmarkDirectory.users(count: 100_000)
+        let (directory, cache) = try Self.base(of: users)
+        let base = try #require(cache.base)
+        var files: [String: String] = [:]
+        var builder = SearchIndexBuilder()
+        builder.keepsTokenCache = true
+        let leaves = builder.tokenShards(for: directory) { files[$0.path] = $0.text }.leaves
+        let digits = builder.phoneShards(directory) { files[$0.path] = $0.text }
+        builder.recordChunks(for: directory) { files[$0.path] = $0.text }
+        let manifest = builder.manifest(people: users.count, leaves: leaves, digits: digits, base: base)
+        files[manifest.path] = manifest.text
+        var changed = users
+        for index in stride(from: 0, to: changed.count, by: 21) { changed[index].jobTitle = "Moved \(index)" }
+        let after = SiteDirectory(users: changed, hiding: [])
+        let plan = try #require(SearchOverlayPlan.make(directory: after, cache: cache, publishedBase: base.id))
+        #expect(plan.people.count > 4_500)
+        builder.overlayFiles(plan, base: base, directory: after) { files[$0.path] = $0.text }
+        let simulator = try SiteSearchSimulator(files: files)
+        for query in ["jurgen", "müller", "0134", "Петров", "engineering", "moved", "a"] {
+            let (positions, fetched) = try simulator.search(query)
+            let bytes = try fetched.reduce(0) { $0 + (try Gzip.size(of: files[$1] ?? "")) }
+            #expect(bytes <= 200 * 1024, "\(query): \(bytes) bytes over \(fetched.count) files")
+            if query != "a" { #expect((positions?.count ?? 0) > 0, "\(query) finds someone") }
+        }
+    }
+
     @Test("a token cache keeps its base through its file")
     func baseRoundTrips() throws {
         let cache = try Self.base(of: SiteBenchmarkDirectory.users(count: 30)).cache

@@ -78,8 +78,14 @@ struct SiteSearchSimulator {
     }
 
     /// Adds the overlay's matches of one term to `found`, after dropping the base positions it marks gone.
-    private func mergeOverlay(_ term: (digits: String?, variants: [String]), into found: inout [Double: Int]) throws {
+    private func mergeOverlay(
+        _ term: (digits: String?, variants: [String]), into found: inout [Double: Int], fetched: inout [String]
+    ) throws {
         guard let overlay else { return }
+        func fetch(_ path: String) -> String {
+            if !fetched.contains(path) { fetched.append(path) }
+            return files[path] ?? ""
+        }
         for gone in Self.decode(overlay["gone"] as? [Int] ?? []) { found[Double(gone)] = nil }
         let at = Self.decode(overlay["at"] as? [Int] ?? [])
         func add(_ number: Int, _ matchClass: Int) {
@@ -90,7 +96,7 @@ struct SiteSearchSimulator {
         for variant in term.variants {
             guard let first = variant.unicodeScalars.first else { continue }
             for (index, bucket) in buckets.enumerated() where bucket[0] as? String == String(Character(first)) {
-                for pair in try Self.payload(files["search/ot/\(index).js"] ?? "") as? [[Any]] ?? [] {
+                for pair in try Self.payload(fetch("search/ot/\(index).js")) as? [[Any]] ?? [] {
                     guard let token = pair[0] as? String, token.hasPrefix(variant), let lists = pair[1] as? [[Int]]
                     else { continue }
                     for (matchClass, list) in lists.enumerated() {
@@ -101,7 +107,7 @@ struct SiteSearchSimulator {
         }
         if let digits = term.digits, (overlay["digits"] as? Int ?? 0) > 0 {
             var number = 0
-            for entry in try Self.payload(files["search/od/0.js"] ?? "") as? [[Any]] ?? [] {
+            for entry in try Self.payload(fetch("search/od/0.js")) as? [[Any]] ?? [] {
                 number += entry[0] as? Int ?? 0
                 if (entry[1] as? String ?? "").contains(digits) { add(number, 1) }
             }
@@ -110,7 +116,7 @@ struct SiteSearchSimulator {
 
     /// Ranked result keys (base positions; overlay people between them) and the files fetched.
     private func rankedKeys(_ query: String, shown: Int) throws -> (keys: [Double]?, fetched: [String]) {
-        var fetched = ["search/manifest.js"]
+        var fetched = ["search/manifest.js"] + (overlay == nil ? [] : ["search/o/0.js"])
         var maps: [[Double: Int]] = []
         for term in Self.terms(query) {
             var found: [Double: Int] = [:]
@@ -167,7 +173,7 @@ struct SiteSearchSimulator {
                 }
             }
             if tooBroad && found.isEmpty { return (nil, fetched) }
-            try mergeOverlay(term, into: &found)
+            try mergeOverlay(term, into: &found, fetched: &fetched)
             maps.append(found)
         }
         guard let first = maps.first else { return ([], fetched) }
@@ -187,8 +193,13 @@ struct SiteSearchSimulator {
         scored.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         let positions = scored.map(\.1)
         let chunk = manifest["chunk"] as? Int ?? 32
-        for position in positions.prefix(shown) where position == position.rounded() {
-            let path = "search/r/\(Int(position) / chunk).js"
+        let at = Self.decode(overlay?["at"] as? [Int] ?? [])
+        let overlayChunk = overlay?["chunk"] as? Int ?? 32
+        for position in positions.prefix(shown) {
+            let path =
+                position == position.rounded()
+                ? "search/r/\(Int(position) / chunk).js"
+                : "search/or/\((at.indices.first { Self.overlayKey($0, at: at) == position } ?? 0) / overlayChunk).js"
             if !fetched.contains(path) { fetched.append(path) }
         }
         return (positions, fetched)

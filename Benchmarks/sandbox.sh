@@ -14,13 +14,19 @@ cat > "$dir/settings.plist" <<PLIST
 <key>tenant</key><string>contoso</string><key>clientId</key><string>11111111-2222-3333-4444-555555555555</string>
 <key>authority</key><string>$base</string><key>graphAPI</key><string>$base/</string>
 <key>output</key><string>$dir/Output</string><key>state</key><string>$dir/State</string>
+${SANDBOX_SETTINGS_EXTRA:-}
 </dict></plist>
 PLIST
 
 # change_people SEED: the sandbox's own churn (moves, new phones, new managers, hires, leavers) on 1% of $users, as
-# the bench's nightly rows make it (POST /_sandbox/changes); the sandbox's reply goes to stdout.
+# the bench's nightly rows make it (POST /_sandbox/changes); the sandbox's reply goes to stdout. CHANGE_PERCENT=4
+# changes 4% instead: in `ab-nightly.sh` the replayed night is then some 5.4 % of the people changed since the first
+# build's search base (about two thirds of the churn touches what search shows), past the 5 % a search overlay holds,
+# so it makes a new base. It removes more people than the removal guard allows by default: give
+# SANDBOX_SETTINGS_EXTRA='<key>maxRemovals</key><integer>5000</integer>' (plist lines added to the settings).
 change_people() {
-  curl -sf -X POST -H 'Content-Type: application/json' -d "{\"count\": $((users / 100)), \"seed\": $1}" \
+  curl -sf -X POST -H 'Content-Type: application/json' \
+    -d "{\"count\": $((users * ${CHANGE_PERCENT:-1} / 100)), \"seed\": $1}" \
     "$base/_sandbox/changes"
 }
 

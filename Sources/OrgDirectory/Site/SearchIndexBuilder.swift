@@ -35,6 +35,11 @@ struct SearchIndexBuilder {
     /// Whether `tokenCache` was kept by the run before, in the order of its export rows: a night that wrote a search
     /// overlay kept the base's (`SearchBase`), whose order is the base's, so its entries are found by id.
     var cacheRowsAligned = true
+    /// Each person's entry in `tokenCache` by display position (`SearchBaseRows.overlay` for none), when a night that
+    /// makes a new base located everyone in the old one (`SearchOverlayPlan.locate`): found there, with no index of
+    /// everyone's id (some 20 ms of one core at 100,000 people) nor a row match, which after an overlay night is not
+    /// the cache's order.
+    var cacheRows: [UInt32]?
 
     /// One file of search data.
     struct File {
@@ -202,13 +207,21 @@ struct SearchIndexBuilder {
         // Cached numbers are in the cache's table, early ones in the directory's: never both. Entries are found at
         // the people's rows of the run before when the export rows match; else by id. Either way an entry is used
         // only when its key is the person's record digest (below).
-        let byRow = cacheRowsAligned && rowMatch.map(\.copiesRows) == true
-        let reusable = numberedEarly ? nil : byRow ? tokenCache : tokenCache?.indexed()
+        let located = cacheRows.flatMap { $0.count == directory.people.count ? $0 : nil }
+        let byRow = located == nil && cacheRowsAligned && rowMatch.map(\.copiesRows) == true
+        let reusable = numberedEarly ? nil : byRow || located != nil ? tokenCache : tokenCache?.indexed()
         /// The person's entry of the cache, and their id as the cache has it. Why the cache's: found by row, the
         /// person's own id was read for nothing but the next cache, a string in a place of its own for each of a
         /// hundred thousand people (a retain, 17 of some 1,100 samples of a nightly), where the cache's ids lie in
         /// about the order they are asked for.
         func known(_ index: Int, _ person: SitePerson) -> (entry: SearchTokenCache.Entry, id: String)? {
+            if let located {
+                let row = located[index]
+                guard row != SearchBaseRows.overlay, let reusable, let entry = reusable.entry(at: Int(row)) else {
+                    return nil
+                }
+                return (entry, reusable.ids[Int(row)])
+            }
             guard byRow else {
                 let id = person.user.id
                 return reusable?.entry(for: id).map { ($0, id) }

@@ -104,6 +104,18 @@ struct SearchOverlayPlan: Sendable {
 
     /// The plan for `directory` over the base `cache` describes, when that base is the published one
     /// (`publishedBase`) and the overlay holds at most `largestShare` of the people; nil means: build a new base.
+    /// (`locate` and `make(located:)` in one.)
+    static func make(
+        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil,
+        largestShare: Double = largestShare, publishedBase: RenderFingerprint?
+    ) -> SearchOverlayPlan? {
+        locate(directory: directory, cache: cache, match: match, previousRows: previousRows).flatMap {
+            make(located: $0, cache: cache, largestShare: largestShare, publishedBase: publishedBase)
+        }
+    }
+
+    /// Everyone's base number in the base `cache` describes (by display position, `SearchBaseRows.overlay` for
+    /// people not shown as the base shows them); nil when the cache names no base.
     ///
     /// A person is the base's person at the base number their row in the run before had (`match`, through
     /// `previousRows` when the run before wrote an overlay, else the row is the number: the tokens were kept in that
@@ -111,11 +123,12 @@ struct SearchOverlayPlan: Sendable {
     /// the entry's key is their record's digest (which covers the id) and their slug cannot have moved. Why rows
     /// first: looking up everyone's id was some 40 of a nightly's 750 samples; a person whose row changed (a new
     /// manager's name in the exports) is then looked up by id, and so are the base's few people left over.
-    static func make(
-        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil,
-        largestShare: Double = largestShare, publishedBase: RenderFingerprint?
-    ) -> SearchOverlayPlan? {
-        guard largestShare > 0, let base = cache.base, base.id == publishedBase else { return nil }
+    ///
+    /// A night that makes a new base anyway finds everyone's tokens in the cache through these numbers.
+    static func locate(
+        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil
+    ) -> SearchBaseRows? {
+        guard let base = cache.base else { return nil }
         let count = directory.people.count
         let baseCount = cache.ids.count
         let irregular = Set(base.irregularSlugs)
@@ -149,6 +162,22 @@ struct SearchOverlayPlan: Sendable {
         for number in 0..<baseCount where !kept[number] {
             if let position = directory.positionByID[cache.ids[number]] { claim(number, position) }
         }
+        return SearchBaseRows(base: base.id, numbers: baseAt)
+    }
+
+    /// The plan for people located in the base (`locate`), when that base is the published one and the base's
+    /// order holds; nil means: build a new base.
+    static func make(
+        located rows: SearchBaseRows, cache: SearchTokenCache, largestShare: Double = largestShare,
+        publishedBase: RenderFingerprint?
+    ) -> SearchOverlayPlan? {
+        guard largestShare > 0, let base = cache.base, base.id == publishedBase, rows.base == base.id else {
+            return nil
+        }
+        let baseAt = rows.numbers
+        let count = baseAt.count
+        let baseCount = cache.ids.count
+        var kept = [Bool](repeating: false, count: baseCount)
         var people: [Int] = []
         var last = -1
         for position in 0..<count {
@@ -158,6 +187,7 @@ struct SearchOverlayPlan: Sendable {
             }
             guard Int(baseAt[position]) > last else { return nil }  // the base's order no longer holds: a new base
             last = Int(baseAt[position])
+            kept[last] = true
         }
         guard Double(people.count) <= largestShare * Double(count) else { return nil }
         var insertion = [Int](repeating: baseCount, count: people.count)
@@ -173,8 +203,7 @@ struct SearchOverlayPlan: Sendable {
         }
         let gone = kept.indices.filter { !kept[$0] }
         return SearchOverlayPlan(
-            base: base, baseCount: baseCount, people: people, insertion: insertion, gone: gone,
-            rows: SearchBaseRows(base: base.id, numbers: baseAt))
+            base: base, baseCount: baseCount, people: people, insertion: insertion, gone: gone, rows: rows)
     }
 }
 

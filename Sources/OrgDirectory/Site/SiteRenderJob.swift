@@ -14,6 +14,8 @@ struct SiteRenderJob: Sendable {
     var keepsTokenCache = false
     /// Whether `tokenCache` is in the order of the run before's export rows (see `SearchIndexBuilder`).
     var tokenCacheRowsAligned = true
+    /// Each person's entry in `tokenCache`, by display position, when known (see `SearchIndexBuilder`).
+    var tokenCacheRows: [UInt32]? = nil
     /// The run before's export rows and the published folder their exports are in; nil keeps no table.
     var exportRows: (previous: ExportRows?, folder: String?)? = nil
     /// Everyone's row key and row in the run before's table, when a table is kept (`RowMatch.make`).
@@ -279,6 +281,7 @@ struct SiteRenderJob: Sendable {
         builder.keepsTokenCache = keepsTokenCache
         builder.rowMatch = rowMatch
         builder.cacheRowsAligned = tokenCacheRowsAligned
+        builder.cacheRows = tokenCacheRows
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)
         }

@@ -93,7 +93,18 @@ public struct SiteRenderer: Sendable {
         let overlayBase =
             keepingSearchTokens && directory.people.count <= Self.concurrentIndexLimit && prerendered == nil
             ? searchTokens.flatMap { cache in published.map { (cache, $0) } } : nil
-        let ((previousByPosition, placedHistory), (inPlaceMerged, overlayPlan)) = BothAtOnce.run(
+        /// Where everyone is in the search base the kept tokens describe, and the overlay plan when one will do.
+        @Sendable func locateInSearchBase() -> (rows: SearchBaseRows, plan: SearchOverlayPlan?)? {
+            guard let (cache, published) = overlayBase,
+                let rows = SearchOverlayPlan.locate(
+                    directory: directory, cache: cache, match: match, previousRows: searchBaseRows)
+            else { return nil }
+            let plan = SearchOverlayPlan.make(
+                located: rows, cache: cache, largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
+                publishedBase: SearchBase.publishedID(manifestAt: published + "/search/manifest.js"))
+            return (rows, plan)
+        }
+        let ((previousByPosition, placedHistory), (inPlaceMerged, located)) = BothAtOnce.run(
             {
                 (
                     previous?.byPosition(in: directory, idOrder: idOrder),
@@ -103,18 +114,16 @@ public struct SiteRenderer: Sendable {
             {
                 (
                     inPlace?.byPosition(in: directory, idOrder: idOrder, keepingLines: true),
-                    overlayBase.flatMap { cache, published in
-                        SearchOverlayPlan.make(
-                            directory: directory, cache: cache, match: match, previousRows: searchBaseRows,
-                            largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
-                            publishedBase: SearchBase.publishedID(manifestAt: published + "/search/manifest.js"))
-                    }
+                    locateInSearchBase()
                 )
             })
+        let overlayPlan = located?.plan
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
             tokenCacheRowsAligned: searchBaseRows == nil,
+            // A night that makes a new base finds everyone's tokens where it located them in the old one.
+            tokenCacheRows: overlayPlan == nil ? located?.rows.numbers : nil,
             exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()

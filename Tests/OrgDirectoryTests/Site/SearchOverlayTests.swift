@@ -185,8 +185,11 @@ struct SearchOverlayTests {
         var sixth = fifth
         sixth[11].displayName = "Aaron Aardvark"
         var overlays: [Bool] = []
+        var tokenized: [Int] = []
         for users in [first, second, third, fourth, fifth, sixth] {
-            overlays.append(try await nights.render(users).searchOverlay)
+            let report = try await nights.render(users)
+            overlays.append(report.searchOverlay)
+            tokenized.append(report.peopleTokenized)
             #expect(
                 Self.searchFiles(in: nights.publisher.output)
                     == (try Self.expectedSearchFiles(in: nights.publisher.output)))
@@ -194,6 +197,8 @@ struct SearchOverlayTests {
             #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: Self.queries(for: users)))
         }
         #expect(overlays == [false, true, true, false, true, true])
+        // The new base after two overlay nights takes the tokens of everyone unchanged since the old base from it.
+        #expect(tokenized[3] < 80, "\(tokenized)")
     }
 
     @Test("a published base missing a file is not built on: that night makes every search file, and so does the next")
@@ -230,6 +235,7 @@ struct SearchOverlayTests {
         for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
         let report = try await nights.render(second)
         #expect(!report.searchOverlay)
+        #expect(report.peopleTokenized == 20, "only the changed people are tokenized")
         let after = try #require(report.searchTokens?.base)
         #expect(after.id != before.id)
         let overlay = try String(

@@ -341,6 +341,7 @@ struct SiteRenderJob: Sendable {
             // The published base is not whole (a file removed by hand): every search file made here, with no base,
             // so the next run, finding none published, makes a new one. The tokens kept stay the base's.
             piece.paths = try renderSearch(to: output).paths
+            piece.tokenized = directory.people.count
             return piece
         }
         piece.paths = basePaths

@@ -19,15 +19,15 @@ public struct SearchTokenCacheStore: Sendable {
         rowsFile = StateCacheFile("search-overlay.bin", in: stateDirectory)
     }
 
-    /// The run before's base rows when it wrote an overlay, nil when it saved the tokens (in its rows' order). A
-    /// damaged file reads as rows of no base (the tokens are not in row order, and no row names a base number); a
-    /// lost one costs time only: a row's number is used only for an entry whose key is the person's.
+    /// The run before's base rows when it wrote an overlay, nil when it saved the tokens (in its rows' order) or the
+    /// file is damaged or lost. Either costs time only: a number, a row's or a base's, is used only for an entry whose
+    /// key is the person's record digest, and the rest are found by id (`SearchOverlayPlan.locate`).
     func baseRows() -> SearchBaseRows? {
         rowsFile.read { bytes in
             var reader = BinaryReader(bytes: bytes)
             guard reader.take(Self.rowsMagic.count).elementsEqual(Self.rowsMagic), let base = reader.digest(),
                 let count: UInt32 = reader.number(), Int(count) == reader.remaining / 4, reader.remaining % 4 == 0
-            else { return SearchBaseRows(base: RenderFingerprint(high: 0, low: 0), numbers: []) }
+            else { return nil }
             var numbers: [UInt32] = []
             numbers.reserveCapacity(Int(count))
             for _ in 0..<count { numbers.append(reader.number() ?? SearchBaseRows.overlay) }

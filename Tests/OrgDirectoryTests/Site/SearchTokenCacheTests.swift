@@ -215,6 +215,32 @@ struct SearchTokenCacheStoreTests {
         #expect(!FileManager.default.fileExists(atPath: store.file.path))
         #expect(store.load(context: context) == nil)
     }
+
+    @Test("an overlay night's base rows read back whole or not at all, and go when the tokens are saved or cleared")
+    func baseRowsRoundTrip() throws {
+        let state = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = SearchTokenCacheStore(stateDirectory: state)
+        #expect(store.baseRows() == nil, "no overlay night before")
+        let rows = SearchBaseRows(base: RenderFingerprint(high: 7, low: 9), numbers: [0, 2, SearchBaseRows.overlay, 3])
+        store.keepForOverlay(rows)
+        #expect(store.baseRows() == rows)
+        // Cut short: nil, so the next run takes rows as base numbers and checks every entry's key (then looks by id).
+        let file = state.appendingPathComponent("search-overlay.bin")
+        let bytes = try Data(contentsOf: file)
+        try bytes.dropLast(2).write(to: file)
+        #expect(store.baseRows() == nil)
+        store.keepForOverlay(rows)
+        let users = Array(SearchTokenCacheTests.nights().first.prefix(20))
+        var builder = SearchIndexBuilder()
+        builder.keepsTokenCache = true
+        let cache = try #require(builder.numberedPostings(SiteDirectory(users: users, hiding: [])).cache)
+        try store.save(cache, context: SearchTokenCacheTests.context)
+        #expect(store.baseRows() == nil, "a run that saved its tokens wrote no overlay")
+        store.keepForOverlay(rows)
+        store.clear()
+        #expect(store.baseRows() == nil)
+    }
 }
 
 /// `SearchTokenCache.decode` of bytes held in an array (a run decodes the mapped file).

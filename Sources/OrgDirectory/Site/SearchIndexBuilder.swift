@@ -32,13 +32,10 @@ struct SearchIndexBuilder {
     /// Everyone's export row in the run before (`RowMatch`): where a person's entry of `tokenCache` is found, when
     /// it copies rows.
     var rowMatch: RowMatch?
-    /// Whether `tokenCache` was kept by the run before, in the order of its export rows: a night that wrote a search
-    /// overlay kept the base's (`SearchBase`), whose order is the base's, so its entries are found by id.
-    var cacheRowsAligned = true
-    /// Each person's entry in `tokenCache` by display position (`SearchBaseRows.overlay` for none), when a night that
-    /// makes a new base located everyone in the old one (`SearchOverlayPlan.locate`): found there, with no index of
-    /// everyone's id (some 20 ms of one core at 100,000 people) nor a row match, which after an overlay night is not
-    /// the cache's order.
+    /// Each person's entry in `tokenCache` by display position (`SearchBaseRows.overlay` for none), when the render
+    /// located everyone in the base the cache describes (`SearchOverlayPlan.locate`): found there, with no index of
+    /// everyone's id (some 20 ms of one core at 100,000 people) nor a row match, which after a night that wrote an
+    /// overlay is not the cache's order (that night kept the base's tokens).
     var cacheRows: [UInt32]?
 
     /// One file of search data.
@@ -93,25 +90,30 @@ struct SearchIndexBuilder {
             file.removeAll(keepingCapacity: true)
             Self.startShard("t", "\(number)", in: &file)
             let bodyStart = file.count
-            // An array of [token, postings] pairs, not an object: a token such as "__proto__" must stay data.
-            file.append(0x5B)
-            for (position, token) in leaf.tokens.enumerated() {
-                if position > 0 { file.append(0x2C) }
-                file.append(0x5B)
-                file.append(0x22)
-                SiteEscaping.appendJSONString(postings.tokens[token], to: &file)
-                file.append(0x22)
-                file.append(0x2C)
-                postings.appendEncoded(token, to: &file)
-                file.append(0x5D)
-            }
-            file.append(0x5D)
+            Self.appendTokenPairs(leaf.tokens, of: postings, to: &file)
             let bodySize = file.count - bodyStart
             Self.finishShard(&file)
             try emit(File(path: "search/t/\(number).js", bytes: file))
             made.leaves.append("[" + SiteEscaping.jsonString(leaf.key) + ",\(leaf.exact ? 1 : 0),\(bodySize)]")
         }
         return made
+    }
+
+    /// `[[token, postings], …]` of the tokens numbered `numbers` in `postings`, in that order: an array of pairs, not
+    /// an object, so that a token such as "__proto__" stays data. The token shards' and the overlay's body.
+    static func appendTokenPairs(_ numbers: [Int], of postings: TokenPostings, to file: inout [UInt8]) {
+        file.append(0x5B)
+        for (position, token) in numbers.enumerated() {
+            if position > 0 { file.append(0x2C) }
+            file.append(0x5B)
+            file.append(0x22)
+            SiteEscaping.appendJSONString(postings.tokens[token], to: &file)
+            file.append(0x22)
+            file.append(0x2C)
+            postings.appendEncoded(token, to: &file)
+            file.append(0x5D)
+        }
+        file.append(0x5D)
     }
 
     /// The display records, `chunkSize` people a file, handed to `emit`: only a chunk's records are held at a time.
@@ -150,17 +152,19 @@ struct SearchIndexBuilder {
         return records
     }
 
-    /// The display positions of each record chunk.
-    private func chunkRanges(_ count: Int) -> [Range<Int>] {
+    /// The positions of each record chunk of `count` people.
+    func chunkRanges(_ count: Int) -> [Range<Int>] {
         stride(from: 0, to: count, by: chunkSize).map { $0..<min(count, $0 + chunkSize) }
     }
 
-    /// Record chunk number `chunk` (the people at `range`) in `file`, each record appended by `append`.
-    private func recordChunk(
-        _ chunk: Int, _ range: Range<Int>, into file: inout [UInt8], append: (Int, inout [UInt8]) -> Void
+    /// Record chunk number `chunk` (the people at `range`) in `file`, each record appended by `append`; of `kind`
+    /// "r" (the base's, `search/r/`) or "or" (the overlay's, `search/or/`).
+    func recordChunk(
+        _ chunk: Int, _ range: Range<Int>, kind: String = "r", into file: inout [UInt8],
+        append: (Int, inout [UInt8]) -> Void
     ) -> File {
         file.removeAll(keepingCapacity: true)
-        Self.startShard("r", "\(chunk)", in: &file)
+        Self.startShard(kind, "\(chunk)", in: &file)
         file.append(0x5B)
         for index in range {
             if index > range.lowerBound { file.append(0x2C) }
@@ -168,7 +172,7 @@ struct SearchIndexBuilder {
         }
         file.append(0x5D)
         Self.finishShard(&file)
-        return File(path: "search/r/\(chunk).js", bytes: file)
+        return File(path: "search/\(kind)/\(chunk).js", bytes: file)
     }
 
     /// `search/manifest.js` from the shards' manifest entries and the phone shards' sizes.
@@ -208,7 +212,7 @@ struct SearchIndexBuilder {
         // the people's rows of the run before when the export rows match; else by id. Either way an entry is used
         // only when its key is the person's record digest (below).
         let located = cacheRows.flatMap { $0.count == directory.people.count ? $0 : nil }
-        let byRow = located == nil && cacheRowsAligned && rowMatch.map(\.copiesRows) == true
+        let byRow = located == nil && rowMatch.map(\.copiesRows) == true
         let reusable = numberedEarly ? nil : byRow || located != nil ? tokenCache : tokenCache?.indexed()
         /// The person's entry of the cache, and their id as the cache has it. Why the cache's: found by row, the
         /// person's own id was read for nothing but the next cache, a string in a place of its own for each of a
@@ -450,27 +454,7 @@ struct SearchIndexBuilder {
     func phoneShards<Failure: Error>(
         _ directory: SiteDirectory, emit: (File) throws(Failure) -> Void
     ) throws(Failure) -> [(key: String, value: Int)] {
-        // Everyone's digits in one buffer (a person's phones joined by spaces), by position: a person's digits are
-        // copied into the list of every trigram they hold, some sixteen times, and copied from a `String` each
-        // time they were a retain and a release per copy, a third of making these shards.
-        var digits: [UInt8] = []
-        digits.reserveCapacity(directory.people.count * 16)
-        var ends: [Int] = []
-        ends.reserveCapacity(directory.people.count)
-        // Read in place: each person and phone taken out of its array as a value was a retain of every string in it
-        // (the written number, the link, the digits), some 14 of a nightly's 60 samples of these shards.
-        directory.people.withUnsafeBufferPointer { people in
-            for person in people.indices {
-                let start = digits.count
-                people[person].phones.withUnsafeBufferPointer { phones in
-                    for phone in phones.indices where !phones[phone].link.searchDigits.isEmpty {
-                        if digits.count > start { digits.append(0x20) }
-                        digits.append(contentsOf: phones[phone].link.searchDigits.utf8)
-                    }
-                }
-                ends.append(digits.count)
-            }
-        }
+        let (digits, ends) = Self.searchDigits(of: directory.people, at: directory.people.indices)
         let lists = digits.withUnsafeBufferPointer { PhoneTrigramLists(digits: $0, ends: ends) }
         var sizes: [(key: String, value: Int)] = []
         var file: [UInt8] = []
@@ -492,9 +476,37 @@ struct SearchIndexBuilder {
         return sizes
     }
 
+    /// The search digits of the people at `positions`, in that order, in one buffer (a person's phones joined by
+    /// spaces), and where each person's end. Why one buffer: a person's digits are copied into the list of every
+    /// trigram they hold, some sixteen times, and copied from a `String` each time they were a retain and a release
+    /// per copy, a third of making the phone shards.
+    static func searchDigits(
+        of people: [SitePerson], at positions: some Collection<Int>
+    ) -> (digits: [UInt8], ends: [Int]) {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(positions.count * 16)
+        var ends: [Int] = []
+        ends.reserveCapacity(positions.count)
+        // Read in place: each person and phone taken out of its array as a value was a retain of every string in it
+        // (the written number, the link, the digits), some 14 of a nightly's 60 samples of these shards.
+        people.withUnsafeBufferPointer { people in
+            for person in positions {
+                let start = digits.count
+                people[person].phones.withUnsafeBufferPointer { phones in
+                    for phone in phones.indices where !phones[phone].link.searchDigits.isEmpty {
+                        if digits.count > start { digits.append(0x20) }
+                        digits.append(contentsOf: phones[phone].link.searchDigits.utf8)
+                    }
+                }
+                ends.append(digits.count)
+            }
+        }
+        return (digits, ends)
+    }
+
     /// One phone shard's body, `[[gap,"digits"],…]`: the people at `list` (positions, ascending) by their gap to
     /// the one before, with their digits, `digits[ends[index - 1]..<ends[index]]`.
-    private static func appendPhoneShard(
+    static func appendPhoneShard(
         _ list: ArraySlice<Int32>, digits: UnsafeBufferPointer<UInt8>, ends: [Int], to body: inout [UInt8]
     ) {
         let start = body.count

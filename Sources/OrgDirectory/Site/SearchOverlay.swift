@@ -30,35 +30,36 @@ struct SearchBase: Sendable, Equatable {
         self.id = id
         self.irregularSlugs = irregularSlugs
     }
-
-    /// The base id `search/manifest.js` at `path` names, nil when it names none or cannot be read.
-    static func publishedID(manifestAt path: String) -> RenderFingerprint? {
-        guard let file = MappedFile(path: path) else { return nil }
-        let bytes = file.bytes
-        let marker = Array("\"base\":\"".utf8)
-        guard bytes.count >= marker.count + 32 else { return nil }
-        for start in 0...(bytes.count - marker.count - 32)
-        where bytes[start] == marker[0] && bytes[start..<(start + marker.count)].elementsEqual(marker) {
-            let digits = start + marker.count
-            return RenderFingerprint(hexBytes: UnsafeRawBufferPointer(rebasing: bytes[digits..<(digits + 32)]))
-        }
-        return nil
-    }
 }
 
-extension SearchBase {
-    /// Every file of the base whose manifest is at `path` (the manifest, token shards, phone shards and record
-    /// chunks it names), nil when it cannot be read. Named from the manifest, not listed from its folder: a file
-    /// missing from the published base must make the run build a new one, not publish a site without it.
-    static func filePaths(manifestAt path: String) -> [String]? {
+/// The search base a published site holds, as its `search/manifest.js` names it: the base's id and every file of it
+/// (the manifest, token shards, phone shards and record chunks). Read once, by the run that may build on it.
+///
+/// The files are named from the manifest, not listed from their folders: a file missing from the published base must
+/// make the run build a new one (`SiteRenderJob.renderSearchOverlay`), not publish a site without it.
+struct PublishedSearchBase: Sendable {
+    let id: RenderFingerprint
+    let files: [String]
+
+    init(id: RenderFingerprint, files: [String]) {
+        self.id = id
+        self.files = files
+    }
+
+    /// The base the manifest at `path` names; nil when it names none or cannot be read.
+    init?(manifestAt path: String) {
         guard let data = FileManager.default.contents(atPath: path),
             let open = data.firstIndex(of: UInt8(ascii: "{")), let close = data.lastIndex(of: UInt8(ascii: "}")),
             open < close,
             let manifest = try? JSONSerialization.jsonObject(with: data[open...close]) as? [String: Any],
+            let hex = manifest["base"] as? String,
+            let id = Array(hex.utf8).withUnsafeBytes({ RenderFingerprint(hexBytes: $0) }),
             let leaves = manifest["leaves"] as? [Any], let digits = manifest["digits"] as? [String: Any],
             let people = manifest["people"] as? Int, let chunk = manifest["chunk"] as? Int, chunk > 0
         else { return nil }
-        return ["search/manifest.js"] + leaves.indices.map { "search/t/\($0).js" }
+        self.id = id
+        files =
+            ["search/manifest.js"] + leaves.indices.map { "search/t/\($0).js" }
             + digits.keys.sorted().map { "search/d/\($0).js" }
             + (0..<((people + chunk - 1) / chunk)).map { "search/r/\($0).js" }
     }
@@ -97,22 +98,12 @@ struct SearchOverlayPlan: Sendable {
     let gone: [Int]
     /// Everyone's base number in display order, for the next night (`SearchBaseRows`).
     let rows: SearchBaseRows
+    /// Every file of the base, carried over from the published site (`PublishedSearchBase.files`).
+    let baseFiles: [String]
 
     /// The share of a directory an overlay may hold; beyond it a run builds a new base. At 5 % of 100,000 people an
     /// overlay is about 150 small files, and a first search loads its list (about 60 KB) and one token file.
     static let largestShare = 0.05
-
-    /// The plan for `directory` over the base `cache` describes, when that base is the published one
-    /// (`publishedBase`) and the overlay holds at most `largestShare` of the people; nil means: build a new base.
-    /// (`locate` and `make(located:)` in one.)
-    static func make(
-        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil,
-        largestShare: Double = largestShare, publishedBase: RenderFingerprint?
-    ) -> SearchOverlayPlan? {
-        locate(directory: directory, cache: cache, match: match, previousRows: previousRows).flatMap {
-            make(located: $0, cache: cache, largestShare: largestShare, publishedBase: publishedBase)
-        }
-    }
 
     /// Everyone's base number in the base `cache` describes (by display position, `SearchBaseRows.overlay` for
     /// people not shown as the base shows them); nil when the cache names no base.
@@ -165,15 +156,14 @@ struct SearchOverlayPlan: Sendable {
         return SearchBaseRows(base: base.id, numbers: baseAt)
     }
 
-    /// The plan for people located in the base (`locate`), when that base is the published one and the base's
-    /// order holds; nil means: build a new base.
+    /// The plan for people located in the base (`locate`), when that base is the `published` one, the overlay holds
+    /// at most `largestShare` of the people and the base's order holds; nil means: build a new base.
     static func make(
         located rows: SearchBaseRows, cache: SearchTokenCache, largestShare: Double = largestShare,
-        publishedBase: RenderFingerprint?
+        published: PublishedSearchBase?
     ) -> SearchOverlayPlan? {
-        guard largestShare > 0, let base = cache.base, base.id == publishedBase, rows.base == base.id else {
-            return nil
-        }
+        guard largestShare > 0, let base = cache.base, let published, base.id == published.id, rows.base == base.id
+        else { return nil }
         let baseAt = rows.numbers
         let count = baseAt.count
         let baseCount = cache.ids.count
@@ -203,7 +193,8 @@ struct SearchOverlayPlan: Sendable {
         }
         let gone = kept.indices.filter { !kept[$0] }
         return SearchOverlayPlan(
-            base: base, baseCount: baseCount, people: people, insertion: insertion, gone: gone, rows: rows)
+            base: base, baseCount: baseCount, people: people, insertion: insertion, gone: gone, rows: rows,
+            baseFiles: published.files)
     }
 }
 
@@ -232,58 +223,35 @@ extension SearchIndexBuilder {
         }
         var tokenSizes: [(key: Unicode.Scalar, size: Int)] = []
         for (index, key) in buckets.keys.sorted(by: { $0.value < $1.value }).enumerated() {
+            let postings = TokenPostings(byText: buckets[key] ?? [:])
             file.removeAll(keepingCapacity: true)
             Self.startShard("ot", "\(index)", in: &file)
             let bodyStart = file.count
-            file.append(0x5B)
-            let tokens = buckets[key] ?? [:]
-            for (offset, token) in tokens.keys.sorted().enumerated() {
-                if offset > 0 { file.append(0x2C) }
-                file.append(contentsOf: Array("[\"".utf8))
-                SiteEscaping.appendJSONString(token, to: &file)
-                file.append(contentsOf: Array("\",".utf8))
-                Self.appendLists(tokens[token] ?? [], to: &file)
-                file.append(0x5D)
-            }
-            file.append(0x5D)
+            Self.appendTokenPairs(
+                postings.tokens.indices.sorted { postings.tokens[$0] < postings.tokens[$1] }, of: postings, to: &file)
             tokenSizes.append((key, file.count - bodyStart))
             Self.finishShard(&file)
             try emit(File(path: "search/ot/\(index).js", bytes: file))
         }
         var digitsSize = 0
-        if !people.isEmpty {
+        let (digits, ends) = Self.searchDigits(of: directory.people, at: people)
+        let withDigits = ends.indices.filter { ends[$0] > ($0 == 0 ? 0 : ends[$0 - 1]) }.map { Int32($0) }
+        if !withDigits.isEmpty {
             file.removeAll(keepingCapacity: true)
             Self.startShard("od", "0", in: &file)
             let bodyStart = file.count
-            file.append(0x5B)
-            var previous = 0
-            for (number, position) in people.enumerated() {
-                let digits = directory.people[position].phones.map(\.link.searchDigits).filter { !$0.isEmpty }
-                guard !digits.isEmpty else { continue }
-                if file.count > bodyStart + 1 { file.append(0x2C) }
-                file.append(0x5B)
-                DecimalBytes.append(number - previous, to: &file)
-                file.append(contentsOf: Array(",\"".utf8))
-                file.append(contentsOf: digits.joined(separator: " ").utf8)
-                file.append(contentsOf: Array("\"]".utf8))
-                previous = number
+            digits.withUnsafeBufferPointer { digits in
+                Self.appendPhoneShard(withDigits[...], digits: digits, ends: ends, to: &file)
             }
-            file.append(0x5D)
             digitsSize = file.count - bodyStart
             Self.finishShard(&file)
             try emit(File(path: "search/od/0.js", bytes: file))
         }
-        for (chunk, start) in stride(from: 0, to: people.count, by: chunkSize).enumerated() {
-            file.removeAll(keepingCapacity: true)
-            Self.startShard("or", "\(chunk)", in: &file)
-            file.append(0x5B)
-            for number in start..<min(people.count, start + chunkSize) {
-                if number > start { file.append(0x2C) }
-                Self.appendRecord(directory.people[people[number]], to: &file)
-            }
-            file.append(0x5D)
-            Self.finishShard(&file)
-            try emit(File(path: "search/or/\(chunk).js", bytes: file))
+        for (chunk, range) in chunkRanges(people.count).enumerated() {
+            try emit(
+                recordChunk(chunk, range, kind: "or", into: &file) { number, file in
+                    Self.appendRecord(directory.people[people[number]], to: &file)
+                })
         }
         file.removeAll(keepingCapacity: true)
         Self.startShard("o", "0", in: &file)
@@ -304,16 +272,6 @@ extension SearchIndexBuilder {
         file.append(contentsOf: Array("],\"digits\":\(digitsSize)}".utf8))
         Self.finishShard(&file)
         try emit(File(path: "search/o/0.js", bytes: file))
-    }
-
-    /// `[[…],[…],[…]]`: three ascending lists, each delta-encoded.
-    private static func appendLists(_ lists: [[Int]], to file: inout [UInt8]) {
-        file.append(0x5B)
-        for (index, list) in lists.enumerated() {
-            if index > 0 { file.append(0x2C) }
-            appendDeltas(list, to: &file)
-        }
-        file.append(0x5D)
     }
 
     /// `[a, b-a, c-b, …]` of an ascending list.

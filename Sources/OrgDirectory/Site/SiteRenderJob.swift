@@ -12,8 +12,6 @@ struct SiteRenderJob: Sendable {
     /// The run before's search tokens (see `SearchTokenCache`), and whether to hand everyone's back.
     var tokenCache: SearchTokenCache? = nil
     var keepsTokenCache = false
-    /// Whether `tokenCache` is in the order of the run before's export rows (see `SearchIndexBuilder`).
-    var tokenCacheRowsAligned = true
     /// Each person's entry in `tokenCache`, by display position, when known (see `SearchIndexBuilder`).
     var tokenCacheRows: [UInt32]? = nil
     /// The run before's export rows and the published folder their exports are in; nil keeps no table.
@@ -267,8 +265,6 @@ struct SiteRenderJob: Sendable {
         var kept: KeptRows?
         /// The token part's new search base, which the manifest names.
         var base: SearchBase?
-        /// True for the overlay of a night that leaves the base in place (`renderSearchOverlay`): no manifest.
-        var isOverlay = false
     }
 
     /// One part of the search files (see `renderSearch`, which makes them all in turn); the manifest follows
@@ -280,7 +276,6 @@ struct SiteRenderJob: Sendable {
         builder.tokenCache = tokenCache
         builder.keepsTokenCache = keepsTokenCache
         builder.rowMatch = rowMatch
-        builder.cacheRowsAligned = tokenCacheRowsAligned
         builder.cacheRows = tokenCacheRows
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)
@@ -331,20 +326,16 @@ struct SiteRenderJob: Sendable {
     /// The search files of a night that keeps the published base (`SearchOverlayPlan`): the base's files carried
     /// over from the published site unchanged (left alone where the output already holds them), and the overlay
     /// of who changed since written.
-    func renderSearchOverlay(
-        _ plan: SearchOverlayPlan, published: String, to output: some SiteOutput
-    ) throws(SiteError) -> SearchPiece {
-        var piece = SearchPiece(tokenized: plan.people.count, isOverlay: true)
-        guard let basePaths = SearchBase.filePaths(manifestAt: published + "/search/manifest.js"),
-            output.carryOver(basePaths)
-        else {
+    func renderSearchOverlay(_ plan: SearchOverlayPlan, to output: some SiteOutput) throws(SiteError) -> SearchPiece {
+        var piece = SearchPiece(tokenized: plan.people.count)
+        guard output.carryOver(plan.baseFiles) else {
             // The published base is not whole (a file removed by hand): every search file made here, with no base,
             // so the next run, finding none published, makes a new one. The tokens kept stay the base's.
             piece.paths = try renderSearch(to: output).paths
             piece.tokenized = directory.people.count
             return piece
         }
-        piece.paths = basePaths
+        piece.paths = plan.baseFiles
         try SearchIndexBuilder().overlayFiles(plan, base: plan.base, directory: directory) {
             (file) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)

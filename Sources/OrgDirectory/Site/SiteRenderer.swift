@@ -42,9 +42,10 @@ public struct SiteRenderer: Sendable {
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
     /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run, and when
-    /// the tokens name the published search base and at most `searchOverlayShare` of the people changed since (nil: `SearchOverlayPlan.largestShare`), only
-    /// an overlay is written (`SearchOverlayPlan`; the report's `searchBaseRows` say where everyone is in the base,
-    /// and the tokens stay the base's, in its order: the next run passes those rows as `searchBaseRows`). With
+    /// the tokens name the published search base and at most `searchOverlayShare` of the people changed since (nil:
+    /// `SearchOverlayPlan.largestShare`), only an overlay is written (`SearchOverlayPlan`; the report's
+    /// `searchBaseRows` say where everyone is in the base, and the tokens stay the base's, in its order: the next run
+    /// passes those rows as `searchBaseRows`). With
     /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
     /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there;
     /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
@@ -89,19 +90,20 @@ public struct SiteRenderer: Sendable {
         // (no lines kept), where they were placed before both on one core.
         // The spare's lines, read with their slugs, are where the new file copies the lines that stay (`LineSource`).
         let hidden = options.hideFields
-        // A night whose changes since the published search base are few writes only their overlay.
-        let overlayBase =
+        // Where everyone is in the search base the kept tokens describe, and the overlay plan when one will do: a
+        // night whose changes since the published base are few writes only their overlay; one that makes a new base
+        // finds everyone's tokens where they were located.
+        let searchBase =
             keepingSearchTokens && directory.people.count <= Self.concurrentIndexLimit && prerendered == nil
-            ? searchTokens.flatMap { cache in published.map { (cache, $0) } } : nil
-        /// Where everyone is in the search base the kept tokens describe, and the overlay plan when one will do.
+            ? searchTokens : nil
         @Sendable func locateInSearchBase() -> (rows: SearchBaseRows, plan: SearchOverlayPlan?)? {
-            guard let (cache, published) = overlayBase,
+            guard let cache = searchBase,
                 let rows = SearchOverlayPlan.locate(
                     directory: directory, cache: cache, match: match, previousRows: searchBaseRows)
             else { return nil }
             let plan = SearchOverlayPlan.make(
                 located: rows, cache: cache, largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
-                publishedBase: SearchBase.publishedID(manifestAt: published + "/search/manifest.js"))
+                published: published.flatMap { PublishedSearchBase(manifestAt: $0 + "/search/manifest.js") })
             return (rows, plan)
         }
         let ((previousByPosition, placedHistory), (inPlaceMerged, located)) = BothAtOnce.run(
@@ -121,9 +123,7 @@ public struct SiteRenderer: Sendable {
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
-            tokenCacheRowsAligned: searchBaseRows == nil,
-            // A night that makes a new base finds everyone's tokens where it located them in the old one.
-            tokenCacheRows: overlayPlan == nil ? located?.rows.numbers : nil,
+            tokenCacheRows: located?.rows.numbers,
             exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()
@@ -156,15 +156,15 @@ public struct SiteRenderer: Sendable {
                     let lists = try job.renderLists(to: output)
                     return RenderPart(lists.paths, kept: lists.kept)
                 }
-                if let overlayPlan, let published {
+                let exports = { @Sendable () throws -> RenderPart in
+                    let exports = try job.renderExports(to: output)
+                    return RenderPart(exports.paths, exports: exports.rows)
+                }
+                if let overlayPlan {
                     pending = [
+                        exports, lists,
                         {
-                            let exports = try job.renderExports(to: output)
-                            return RenderPart(exports.paths, exports: exports.rows)
-                        },
-                        lists,
-                        {
-                            let piece = try job.renderSearchOverlay(overlayPlan, published: published, to: output)
+                            let piece = try job.renderSearchOverlay(overlayPlan, to: output)
                             return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
                         },
                     ]
@@ -178,13 +178,7 @@ public struct SiteRenderer: Sendable {
                                 piece.paths, shards: piece.paths.count, search: piece, kept: piece.kept)
                         }
                     }
-                    pending = [
-                        {
-                            let exports = try job.renderExports(to: output)
-                            return RenderPart(exports.paths, exports: exports.rows)
-                        },
-                        search(.tokens), lists, search(.phones), search(.records),
-                    ]
+                    pending = [exports, search(.tokens), lists, search(.phones), search(.records)]
                 } else {
                     pending = [
                         {
@@ -250,7 +244,8 @@ public struct SiteRenderer: Sendable {
                 var limiter = TaskLimiter(limit: workers)
                 for work in pending { try await limiter.add(work, to: &group, collect: collect) }
                 for try await done in group { collect(done) }
-                if !searchPieces.isEmpty && !searchPieces.contains(where: \.isOverlay) {
+                // An overlay night leaves the base's manifest as it is.
+                if !searchPieces.isEmpty && overlayPlan == nil {
                     collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output)))
                 }
             }
@@ -273,7 +268,7 @@ public struct SiteRenderer: Sendable {
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
         report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
-        report.searchBaseRows = searchPieces.contains(where: \.isOverlay) ? overlayPlan?.rows : nil
+        report.searchBaseRows = overlayPlan?.rows
         if var table = exportTable?.table {
             for kept in keptFiles { table.kept[kept.kind] = kept.file }
             report.exportRows = table

@@ -126,7 +126,7 @@ struct SearchOverlayTests {
         #expect(!base.searchOverlay)
         let baseID = try #require(base.searchTokens?.base?.id)
         let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
-        #expect(SearchBase.publishedID(manifestAt: manifest.path) == baseID)
+        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == baseID)
         let manifestInode = try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int
 
         for (night, users) in [second, third].enumerated() {
@@ -152,7 +152,7 @@ struct SearchOverlayTests {
     /// (named by `search/o/0.js`).
     static func expectedSearchFiles(in folder: URL) throws -> Set<String> {
         let manifest = folder.appendingPathComponent("search/manifest.js").path
-        let base = try #require(SearchBase.filePaths(manifestAt: manifest))
+        let base = try #require(PublishedSearchBase(manifestAt: manifest)?.files)
         let text = try String(contentsOf: folder.appendingPathComponent("search/o/0.js"), encoding: .utf8)
         let overlay = try #require(try SiteSearchSimulator.payload(text) as? [String: Any])
         let people = (overlay["at"] as? [Int] ?? []).count
@@ -210,7 +210,7 @@ struct SearchOverlayTests {
         try FileManager.default.removeItem(at: nights.publisher.output.appendingPathComponent("search/r/0.js"))
         #expect(try await nights.render(second).peopleTokenized == second.count, "every search file made again")
         let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
-        #expect(SearchBase.publishedID(manifestAt: manifest.path) == nil, "no base is named")
+        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == nil, "no base is named")
         #expect(
             FileManager.default.fileExists(atPath: nights.publisher.output.appendingPathComponent("search/r/0.js").path)
         )
@@ -219,7 +219,7 @@ struct SearchOverlayTests {
                 nights.publisher.output, try await nights.scratch(second), queries: Self.queries(for: second)))
         let next = try await nights.render(third)
         #expect(!next.searchOverlay, "no published base to keep: a new one")
-        #expect(SearchBase.publishedID(manifestAt: manifest.path) == next.searchTokens?.base?.id)
+        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == next.searchTokens?.base?.id)
         #expect(
             try Self.searchesAgree(
                 nights.publisher.output, try await nights.scratch(third), queries: Self.queries(for: third)))
@@ -353,5 +353,17 @@ struct SearchOverlayTests {
         let plan = try #require(SearchOverlayPlan.make(directory: directory, cache: cache, publishedBase: base.id))
         #expect(plan.people == directory.lengthenedSlugs, "unchanged, but in the overlay")
         #expect(plan.gone == directory.lengthenedSlugs)
+    }
+}
+
+extension SearchOverlayPlan {
+    /// `locate` and `make(located:)` in one, over a published base of id `publishedBase` (no files: the plan's own
+    /// tests carry nothing over).
+    static func make(
+        directory: SiteDirectory, cache: SearchTokenCache, publishedBase: RenderFingerprint?
+    ) -> SearchOverlayPlan? {
+        locate(directory: directory, cache: cache).flatMap {
+            make(located: $0, cache: cache, published: publishedBase.map { PublishedSearchBase(id: $0, files: []) })
+        }
     }
 }

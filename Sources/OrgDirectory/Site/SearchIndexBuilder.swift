@@ -37,6 +37,9 @@ struct SearchIndexBuilder {
     /// everyone's id (some 20 ms of one core at 100,000 people) nor a row match, which after a night that wrote an
     /// overlay is not the cache's order (that night kept the base's tokens).
     var cacheRows: [UInt32]?
+    /// The published base's records, for a run that makes a new base: located people's records are copied from
+    /// there (`SearchBaseRecords`) rather than made.
+    var baseRecords: SearchBaseRecords?
 
     /// One file of search data.
     struct File {
@@ -117,39 +120,55 @@ struct SearchIndexBuilder {
     }
 
     /// The display records, `chunkSize` people a file, handed to `emit`: only a chunk's records are held at a time.
+    /// Returns how many were copied from `baseRecords`.
+    @discardableResult
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, emit: (File) throws(Failure) -> Void
-    ) throws(Failure) {
+    ) throws(Failure) -> Int {
         // The people, not the directory, in the closures made for each chunk: capturing the directory copied it (a
         // retain and a release of each of its lists) once a chunk.
         let people = directory.people
+        var base = baseRecords.map(SearchBaseRecords.Reader.init)
         var file: [UInt8] = []
         for (chunk, range) in chunkRanges(people.count).enumerated() {
             try emit(
-                recordChunk(chunk, range, into: &file) { index, file in Self.appendRecord(people[index], to: &file) })
+                recordChunk(chunk, range, into: &file) { index, file in
+                    Self.appendRecord(at: index, of: people, base: &base, to: &file)
+                })
         }
+        return base?.copied ?? 0
     }
 
     /// `recordChunks(for:emit:)` with each person's record read from `copier` (the run before's kept records) when
-    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record, for the next run.
+    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record, for the next run,
+    /// and how many were copied from `baseRecords`.
     func recordChunks<Failure: Error>(
         for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch,
         emit: (File) throws(Failure) -> Void
-    ) throws(Failure) -> PlacedRows {
+    ) throws(Failure) -> (records: PlacedRows, fromBase: Int) {
         let people = directory.people
+        var base = baseRecords.map(SearchBaseRecords.Reader.init)
         var records = PlacedRows(count: people.count, from: copier, bytesPerRow: 140)
         var file: [UInt8] = []
         for (chunk, range) in chunkRanges(people.count).enumerated() {
             try emit(
                 recordChunk(chunk, range, into: &file) { index, file in
                     records.add(copying: &copier, row: match.previousRow(at: index)) { page in
-                        page.appendBytes { Self.appendRecord(people[index], to: &$0) }
+                        page.appendBytes { Self.appendRecord(at: index, of: people, base: &base, to: &$0) }
                     }
                     records.withRow(index) { file.append(contentsOf: $0) }
                 })
         }
         records.finish(copier)
-        return records
+        return (records, base?.copied ?? 0)
+    }
+
+    /// The record of the person at display `index`: copied from the published base where `base` has it, else made.
+    private static func appendRecord(
+        at index: Int, of people: [SitePerson], base: inout SearchBaseRecords.Reader?, to file: inout [UInt8]
+    ) {
+        if base?.append(position: index, to: &file) == true { return }
+        appendRecord(people[index], to: &file)
     }
 
     /// The positions of each record chunk of `count` people.

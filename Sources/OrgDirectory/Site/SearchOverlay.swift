@@ -40,6 +40,9 @@ struct SearchBase: Sendable, Equatable {
 struct PublishedSearchBase: Sendable {
     let id: RenderFingerprint
     let files: [String]
+    /// People in the base, and how many records each of its `search/r/` chunks holds (nil when not known).
+    var people: Int?
+    var recordChunk: Int?
 
     init(id: RenderFingerprint, files: [String]) {
         self.id = id
@@ -58,6 +61,7 @@ struct PublishedSearchBase: Sendable {
             let people = manifest["people"] as? Int, let chunk = manifest["chunk"] as? Int, chunk > 0
         else { return nil }
         self.id = id
+        (self.people, recordChunk) = (people, chunk)
         files =
             ["search/manifest.js"] + leaves.indices.map { "search/t/\($0).js" }
             + digits.keys.sorted().map { "search/d/\($0).js" }

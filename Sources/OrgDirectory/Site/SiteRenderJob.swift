@@ -14,6 +14,8 @@ struct SiteRenderJob: Sendable {
     var keepsTokenCache = false
     /// Each person's entry in `tokenCache`, by display position, when known (see `SearchIndexBuilder`).
     var tokenCacheRows: [UInt32]? = nil
+    /// The published base's records, when this run makes a new base where everyone was located in the published one.
+    var baseRecords: SearchBaseRecords? = nil
     /// The run before's export rows and the published folder their exports are in; nil keeps no table.
     var exportRows: (previous: ExportRows?, folder: String?)? = nil
     /// Everyone's row key and row in the run before's table, when a table is kept (`RowMatch.make`).
@@ -261,8 +263,9 @@ struct SiteRenderJob: Sendable {
         /// The token part's tokens for the next run, and how many people it tokenized.
         var tokenCache: SearchTokenCache?
         var tokenized = 0
-        /// The record part's records kept for the next run.
+        /// The record part's records kept for the next run, and how many it copied from the published base.
         var kept: KeptRows?
+        var recordsFromBase = 0
         /// The token part's new search base, which the manifest names.
         var base: SearchBase?
     }
@@ -277,6 +280,7 @@ struct SiteRenderJob: Sendable {
         builder.keepsTokenCache = keepsTokenCache
         builder.rowMatch = rowMatch
         builder.cacheRows = tokenCacheRows
+        builder.baseRecords = baseRecords
         let emit = { (file: SearchIndexBuilder.File) throws(SiteError) in
             try write(file.bytes, file.path, output, &piece.paths)
         }
@@ -294,13 +298,13 @@ struct SiteRenderJob: Sendable {
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
         case .records:
             let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
-                let records = try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit)
-                return ((), records.write)
+                let made = try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit)
+                return (made.fromBase, made.records.write)
             }
             if let keeping {
-                piece.kept = keeping.kept
+                (piece.kept, piece.recordsFromBase) = (keeping.kept, keeping.made)
             } else {
-                try builder.recordChunks(for: directory, emit: emit)
+                piece.recordsFromBase = try builder.recordChunks(for: directory, emit: emit)
             }
         }
         return piece

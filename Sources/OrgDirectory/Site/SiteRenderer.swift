@@ -96,15 +96,24 @@ public struct SiteRenderer: Sendable {
         let searchBase =
             keepingSearchTokens && directory.people.count <= Self.concurrentIndexLimit && prerendered == nil
             ? searchTokens : nil
-        @Sendable func locateInSearchBase() -> (rows: SearchBaseRows, plan: SearchOverlayPlan?)? {
+        @Sendable func locateInSearchBase() -> (
+            rows: SearchBaseRows, plan: SearchOverlayPlan?, records: SearchBaseRecords?
+        )? {
             guard let cache = searchBase,
                 let rows = SearchOverlayPlan.locate(
                     directory: directory, cache: cache, match: match, previousRows: searchBaseRows)
             else { return nil }
+            let publishedBase = published.flatMap { PublishedSearchBase(manifestAt: $0 + "/search/manifest.js") }
             let plan = SearchOverlayPlan.make(
                 located: rows, cache: cache, largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
-                published: published.flatMap { PublishedSearchBase(manifestAt: $0 + "/search/manifest.js") })
-            return (rows, plan)
+                published: publishedBase)
+            // A new base copies the records of the people located in the published one from its files.
+            let records =
+                plan == nil
+                ? published.flatMap { folder in
+                    publishedBase.flatMap { SearchBaseRecords(folder: folder, published: $0, rows: rows) }
+                } : nil
+            return (rows, plan, records)
         }
         let ((previousByPosition, placedHistory), (inPlaceMerged, located)) = BothAtOnce.run(
             {
@@ -123,7 +132,7 @@ public struct SiteRenderer: Sendable {
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
-            tokenCacheRows: located?.rows.numbers,
+            tokenCacheRows: located?.rows.numbers, baseRecords: located?.records,
             exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()
@@ -269,6 +278,7 @@ public struct SiteRenderer: Sendable {
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
         report.searchTokens = searchPieces.lazy.compactMap(\.tokenCache).first
         report.searchBaseRows = overlayPlan?.rows
+        report.searchRecordsFromBase = searchPieces.reduce(0) { $0 + $1.recordsFromBase }
         if var table = exportTable?.table {
             for kept in keptFiles { table.kept[kept.kind] = kept.file }
             report.exportRows = table

@@ -29,6 +29,8 @@ public struct SiteReport: Sendable, Equatable {
     public var searchBaseRows: SearchBaseRows?
     /// Whether the render wrote a search overlay (`searchBaseRows`).
     public var searchOverlay: Bool { searchBaseRows != nil }
+    /// Search records a render that made a new search base copied from the published base's (`SearchBaseRecords`).
+    public var searchRecordsFromBase: Int = 0
     /// Where everyone's rows are in the exports just written, for the next run (see `ExportRows`); nil when not
     /// asked for or the directory is too large to keep it.
     var exportRows: ExportRows?

@@ -186,19 +186,27 @@ struct SearchOverlayTests {
         sixth[11].displayName = "Aaron Aardvark"
         var overlays: [Bool] = []
         var tokenized: [Int] = []
+        var copiedRecords: [Int] = []
         for users in [first, second, third, fourth, fifth, sixth] {
             let report = try await nights.render(users)
             overlays.append(report.searchOverlay)
             tokenized.append(report.peopleTokenized)
+            copiedRecords.append(report.searchRecordsFromBase)
             #expect(
                 Self.searchFiles(in: nights.publisher.output)
                     == (try Self.expectedSearchFiles(in: nights.publisher.output)))
             let scratch = try await nights.scratch(users)
             #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: Self.queries(for: users)))
+            if !report.searchOverlay {
+                #expect(try Self.recordChunks(in: nights.publisher.output) == Self.recordChunks(in: scratch))
+            }
         }
         #expect(overlays == [false, true, true, false, true, true])
-        // The new base after two overlay nights takes the tokens of everyone unchanged since the old base from it.
+        // The new base after two overlay nights takes the tokens of everyone unchanged since the old base from it,
+        // and their records from the published base's files.
         #expect(tokenized[3] < 80, "\(tokenized)")
+        #expect(copiedRecords[3] > 300, "\(copiedRecords)")
+        #expect(copiedRecords.enumerated().allSatisfy { $0.offset == 3 || $0.element == 0 }, "\(copiedRecords)")
     }
 
     @Test("a published base missing a file is not built on: that night makes every search file, and so does the next")
@@ -245,6 +253,84 @@ struct SearchOverlayTests {
             !FileManager.default.fileExists(atPath: nights.publisher.output.appendingPathComponent("search/or").path))
         let scratch = try await nights.scratch(second)
         #expect(try Self.searchesAgree(nights.publisher.output, scratch, queries: Self.queries(for: second)))
+        // The unchanged people's records are the old base's, copied, and every record chunk is the one a build from
+        // scratch writes.
+        #expect(report.searchRecordsFromBase == 180)
+        #expect(try Self.recordChunks(in: nights.publisher.output) == Self.recordChunks(in: scratch))
+    }
+
+    @Test("a new base makes the records of a published chunk that is not exactly its records, and copies the rest")
+    func newBaseMakesRecordsOfADamagedChunk() async throws {
+        var nights = try Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let first = SiteBenchmarkDirectory.users(count: 200)
+        _ = try await nights.render(first)
+        // Chunk 1 with a record cut short and chunk 2 with a script after its records: neither is read.
+        let chunks = nights.publisher.output.appendingPathComponent("search/r")
+        let one = try String(contentsOf: chunks.appendingPathComponent("1.js"), encoding: .utf8)
+        try one.replacingOccurrences(of: "\"],[\"", with: "\"]],[\"").write(
+            to: chunks.appendingPathComponent("1.js"), atomically: true, encoding: .utf8)
+        let two = try String(contentsOf: chunks.appendingPathComponent("2.js"), encoding: .utf8)
+        try two.replacingOccurrences(of: "]);\n", with: "]);alert(1);\n").write(
+            to: chunks.appendingPathComponent("2.js"), atomically: true, encoding: .utf8)
+        var second = first
+        for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
+        let report = try await nights.render(second)
+        #expect(!report.searchOverlay)
+        // Chunks 1 and 2 hold 64 base people, all but the changed few of them located.
+        #expect(report.searchRecordsFromBase > 60 && report.searchRecordsFromBase < 180 - 40)
+        let published = try Self.recordChunks(in: nights.publisher.output)
+        #expect(published == (try Self.recordChunks(in: try await nights.scratch(second))))
+        #expect(published["1.js"]?.contains("alert") == false && published["2.js"]?.contains("alert") == false)
+    }
+
+    @Test("a record chunk is read as exactly its records, each an array of seven JSON strings, or not at all")
+    func recordChunkParsing() throws {
+        let directory = SiteDirectory(users: SiteBenchmarkDirectory.users(count: 40), hiding: [])
+        var file: [UInt8] = []
+        let chunk = SearchIndexBuilder().recordChunk(1, 32..<40, into: &file) { index, file in
+            SearchIndexBuilder.appendRecord(directory.people[index], to: &file)
+        }
+        func records(_ text: [UInt8], chunk: Int = 1, expected: Int = 8) -> [String]? {
+            text.withUnsafeBytes { bytes in
+                SearchBaseRecords.records(in: bytes, chunk: chunk, expected: expected)?.map {
+                    String(decoding: text[$0], as: UTF8.self)
+                }
+            }
+        }
+        let made = (32..<40).map { index in
+            var record: [UInt8] = []
+            SearchIndexBuilder.appendRecord(directory.people[index], to: &record)
+            return String(decoding: record, as: UTF8.self)
+        }
+        #expect(records(chunk.bytes) == made)
+        #expect(records(chunk.bytes, chunk: 2) == nil, "another chunk's file")
+        #expect(records(chunk.bytes, expected: 9) == nil, "a record missing")
+        let text = chunk.text
+        let escapedText = #"orgdirShard("r","0",[["Zo\u00eb \"Z\" \\ Ng","","","","","z@contoso.com","zoe-ng-1a2b"]]);"#
+        let escaped = Array(escapedText.utf8) + [0x0A]
+        #expect(records(escaped, chunk: 0, expected: 1)?.count == 1)
+        for broken in [
+            text.replacingOccurrences(of: "]);\n", with: "]);alert(1);\n"),
+            text.replacingOccurrences(of: "\",\"", with: "\",1,\"", options: [], range: text.range(of: "\",\"")),
+            text.replacingOccurrences(of: "[[", with: "[[\"\",", options: [], range: text.range(of: "[[")),
+            text.replacingOccurrences(of: "\"]]", with: "\\q\"]]"),
+            text.replacingOccurrences(of: "\"]]", with: "\\u12\"]]"),
+            text.replacingOccurrences(of: "\"]]", with: "\t\"]]"),
+            String(text.dropLast()),
+        ] {
+            #expect(records(Array(broken.utf8)) == nil, "\(broken.suffix(60))")
+        }
+    }
+
+    /// Every record chunk's text in `folder`'s `search/r/`, by file name.
+    static func recordChunks(in folder: URL) throws -> [String: String] {
+        let chunks = folder.appendingPathComponent("search/r")
+        var texts: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: chunks.path) {
+            texts[name] = try String(contentsOf: chunks.appendingPathComponent(name), encoding: .utf8)
+        }
+        return texts
     }
 
     /// The directory of `users` and the search tokens a build keeps for it, naming the base they make.

@@ -130,15 +130,12 @@ struct NightlyRunEndToEndTests {
     /// The state caches only save time: a run that cannot write one still publishes, and says which, why, and
     /// what the next run does instead; the next run saves it again. (The render fingerprints and export rows are
     /// removed before publishing, folder and all, so only the search tokens stay in the way until the save; the
-    /// kept list rows and search records are written during the render, and removed when they cannot be.)
+    /// kept list rows are written during the render, and removed when they cannot be.)
     @Test("a state cache that cannot be saved leaves the site published, a warning naming it, and the next run heals")
     func unsavableStateCaches() async throws {
         try await withSandboxWorkspace(SandboxConfiguration(userCount: 40)) { workspace, settings, environment in
             // A folder (not empty) where each cache file goes: no file can be renamed over it.
-            let caches = [
-                "render-fingerprints.txt", "search-tokens.bin", "export-rows.bin", "list-rows.bin",
-                "search-records.bin",
-            ]
+            let caches = ["render-fingerprints.txt", "search-tokens.bin", "export-rows.bin", "list-rows.bin"]
             for name in caches {
                 let folder = workspace.state.appendingPathComponent(name)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -151,10 +148,9 @@ struct NightlyRunEndToEndTests {
             let summary = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
             let warnings = summary?["warnings"] as? [String] ?? []
             let state = workspace.state
-            let (tokens, rows, records) = (
+            let (tokens, rows) = (
                 state.appendingPathComponent("search-tokens.bin").path,
-                state.appendingPathComponent("list-rows.bin").path,
-                state.appendingPathComponent("search-records.bin").path
+                state.appendingPathComponent("list-rows.bin").path
             )
             #expect(
                 warnings == [
@@ -162,8 +158,6 @@ struct NightlyRunEndToEndTests {
                         + "tokenizes everyone",
                     "the list page rows could not be kept (cannot write \(rows): Is a directory); the next run makes "
                         + "them all",
-                    "the search records could not be kept (cannot write \(records): Is a directory); the next run "
-                        + "makes them all",
                 ], "\(warnings)")
             #expect(first.stderr.contains("the search tokens could not be saved"))
 
@@ -238,12 +232,15 @@ struct NightlyRunEndToEndTests {
     func keptRowsNotKeptAreRemoved() async throws {
         try await withSandboxWorkspace(SandboxConfiguration(userCount: 30)) { workspace, settings, environment in
             let rows = workspace.state.appendingPathComponent("list-rows.bin").path
+            // The search records an earlier version kept: the published search base holds them now.
             let records = workspace.state.appendingPathComponent("search-records.bin").path
+            try FileManager.default.createDirectory(at: workspace.state, withIntermediateDirectories: true)
+            try Data("orgdir-kept-rows/1\n".utf8).write(to: URL(fileURLWithPath: records))
             let first = try await OrgDirProcess.run(
                 ["build", "--config", settings.path], in: workspace.folder, environment: environment)
             #expect(first.status == 0, "stderr: \(first.stderr.suffix(2000))")
             #expect(FileManager.default.fileExists(atPath: rows))
-            #expect(FileManager.default.fileExists(atPath: records))
+            #expect(!FileManager.default.fileExists(atPath: records), "an earlier version's kept file is removed")
 
             let templates = workspace.folder.appendingPathComponent("my-templates")
             try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
@@ -254,9 +251,6 @@ struct NightlyRunEndToEndTests {
                 environment: environment)
             #expect(overridden.status == 0, "stderr: \(overridden.stderr.suffix(2000))")
             #expect(!FileManager.default.fileExists(atPath: rows), "the list rows were not kept, so their file is gone")
-            // Nothing changed in the directory: the run kept the search base and wrote an empty overlay, making no
-            // search records, so their file went too (the next run that makes a new base makes them all).
-            #expect(!FileManager.default.fileExists(atPath: records), "no search records were made")
 
             let builtin = try await OrgDirProcess.run(
                 ["build", "--config", settings.path], in: workspace.folder, environment: environment)

@@ -8,7 +8,7 @@ import Foundation
 public struct ExportRowStore: Sendable {
     private let cache: StateCacheFile
     public var file: URL { cache.url }
-    /// The list rows and search records kept beside the table (`KeptRowFiles`), which it describes.
+    /// The list rows kept beside the table (`KeptRowFiles`), which it describes.
     public let keptRows: KeptRowFiles
 
     public init(stateDirectory: URL) {

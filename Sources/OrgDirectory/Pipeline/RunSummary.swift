@@ -31,8 +31,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Rows of the exports (`people.csv`, `.json`, `.vcf`, all counted) copied from the published exports because
     /// the person's row was unchanged (`export-rows.bin` in the state folder); the others were made this run.
     public var exportRowsCopied: Int = 0
-    /// List page rows and search records (both counted) copied from those the run before kept (`list-rows.bin` and
-    /// `search-records.bin` in the state folder) because the person's row was unchanged.
+    /// List page rows copied from those the run before kept (`list-rows.bin` in the state folder) because the
+    /// person's row was unchanged.
     public var keptRowsCopied: Int = 0
     /// People whose preparation for the site directory (sort key, slug, phone links, record digest) came from the
     /// run before (`preparations.bin` in the state folder) because their record was the one in the last snapshot.

@@ -15,9 +15,9 @@ import Foundation
 /// a map of spans per export (three of 100,000 entries, filled and read three times) was most of the table's
 /// cost.
 ///
-/// The list pages' rows and the search records are made per person in the same order, from a subset of what a row
-/// key covers, but no published file holds them one after the other: the run keeps them in the state folder
-/// (`KeptRowFiles`), and the table describes those files too (`kept`), tied to them by `stamp`.
+/// The list pages' rows are made per person in the same order, from a subset of what a row key covers, but no
+/// published file holds them one after the other: the run keeps them in the state folder (`KeptRowFiles`), and the
+/// table describes that file too (`kept`), tied to it by `stamp`.
 public struct ExportRows: Sendable, Equatable {
     /// A row's place in its export file.
     struct Span: Sendable, Equatable {
@@ -172,7 +172,7 @@ struct RowNumbers: Sendable {
 }
 
 /// Every person's row key and the row the run before's table has for that key, made once before the render's tasks
-/// start: the exports, the list rows and the search records all copy by it.
+/// start: the exports and the list rows copy by it.
 struct RowMatch: Sendable {
     /// One person's row key and their row in the run before's table (the same key), -1 when it has none.
     struct Row: Sendable {
@@ -245,7 +245,7 @@ struct RowMatch: Sendable {
     }
 }
 
-/// The rows of one file while it is written (an export, or kept list rows or search records): copies a person's
+/// The rows of one file while it is written (an export, or the kept list rows): copies a person's
 /// row from the published or kept file when the table has their key, and notes where every row of the new file
 /// goes.
 struct RowCopier {

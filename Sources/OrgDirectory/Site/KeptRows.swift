@@ -1,20 +1,20 @@
 import Foundation
 
 /// Rows a run makes for everyone, in display order, that no published file holds one after the other: the list
-/// pages' person rows (`ListRows`, copied into the browse and department pages) and the search records (cut into
-/// `search/r/` chunks). A run keeps them in the state folder (`KeptRowFiles`) so the next copies the rows of
-/// people whose row key is unchanged (`RowMatch`), as the exports copy theirs from the published exports.
+/// pages' person rows (`ListRows`, copied into the browse and department pages). A run keeps them in the state folder
+/// (`KeptRowFiles`) so the next copies the rows of people whose row key is unchanged (`RowMatch`), as the exports
+/// copy theirs from the published exports.
 ///
-/// Making them was about a sixth of a 100,000-person nightly run's work, for the one percent that changed.
+/// Making them was about a sixth of a 100,000-person nightly run's work, for the one percent that changed. The search
+/// records were kept this way too (`search-records.bin`); a run now takes them from the published search base instead
+/// (`SearchBaseRecords`), so that file is only removed (`KeptRowFiles.retiredFiles`).
 enum KeptRowKind: String, CaseIterable, Sendable {
     case listRows = "list-rows"
-    case searchRecords = "search-records"
 
     /// How a warning names them.
     var label: String {
         switch self {
         case .listRows: "list page rows"
-        case .searchRecords: "search records"
         }
     }
 }
@@ -75,12 +75,18 @@ public struct KeptRowFiles: Sendable {
         return .success(ExportRows.File(size: UInt64(size), spans: spans))
     }
 
-    /// Removes the file of every kind but `kinds` (those the table being saved describes, `ExportRowStore.save`).
+    /// Removes the file of every kind but `kinds` (those the table being saved describes, `ExportRowStore.save`),
+    /// and the files of kinds no longer kept.
     func discard(allBut kinds: Set<KeptRowKind>) {
         for kind in KeptRowKind.allCases where !kinds.contains(kind) {
             FileReplacement.remove(url(kind))
         }
+        for name in Self.retiredFiles { FileReplacement.remove(folder.appendingPathComponent(name)) }
     }
+
+    /// Files of kinds earlier versions kept: the search records, which the published search base now holds
+    /// (`SearchBaseRecords`). Removed rather than left unread in the state folder.
+    static let retiredFiles = ["search-records.bin"]
 
     /// The stamp in a kept file's header, nil when it has none.
     static func header(of bytes: UnsafeRawBufferPointer) -> RenderFingerprint? {

@@ -1,4 +1,4 @@
-/// Everyone's rows of one kind in display order (list page rows, search records), each either made here or read in
+/// Everyone's rows of one kind in display order (the list page rows), each either made here or read in
 /// place from the run before's kept file (`KeptRowFiles`), the way a run keeps them for the next: one after the
 /// other.
 ///

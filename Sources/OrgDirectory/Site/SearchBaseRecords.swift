@@ -18,10 +18,12 @@ import Foundation
 /// files were written by the run that kept those tokens, with the same orgdir build and hidden fields (the tokens'
 /// context).
 ///
-/// Why copy: over overlay nights the kept search records (`KeptRowKind.searchRecords`) are not kept, so a night that
-/// makes a new base made all 100,000 records again, some 125 of its samples (`Benchmarks/README.md`, "a night that
-/// makes a new base"). A chunk that cannot be read or does not hold exactly its records, each an array of seven
-/// strings, is left alone: its people's records are made.
+/// Why copy: an overlay night makes no records, so the records a run kept for the next (`search-records.bin`, as the
+/// list rows are kept) were gone by the night that makes a new base, which then made all 100,000 records again, some
+/// 80 of its samples (`Benchmarks/README.md`, "a night that makes a new search base copies its records"). The base
+/// holds them by base number, which is where a run locates everyone, so nothing else is kept for them. A chunk that
+/// cannot be read or does not hold exactly its records, each an array of seven strings, is left alone: its people's
+/// records are made.
 struct SearchBaseRecords: Sendable {
     /// The published site's folder.
     let folder: String

@@ -139,30 +139,6 @@ struct SearchIndexBuilder {
         return base?.copied ?? 0
     }
 
-    /// `recordChunks(for:emit:)` with each person's record read from `copier` (the run before's kept records) when
-    /// `match` gives them a row there; `copier` notes where each record goes. Returns every record, for the next run,
-    /// and how many were copied from `baseRecords`.
-    func recordChunks<Failure: Error>(
-        for directory: SiteDirectory, copying copier: inout RowCopier, match: RowMatch,
-        emit: (File) throws(Failure) -> Void
-    ) throws(Failure) -> (records: PlacedRows, fromBase: Int) {
-        let people = directory.people
-        var base = baseRecords.map(SearchBaseRecords.Reader.init)
-        var records = PlacedRows(count: people.count, from: copier, bytesPerRow: 140)
-        var file: [UInt8] = []
-        for (chunk, range) in chunkRanges(people.count).enumerated() {
-            try emit(
-                recordChunk(chunk, range, into: &file) { index, file in
-                    records.add(copying: &copier, row: match.previousRow(at: index)) { page in
-                        page.appendBytes { Self.appendRecord(at: index, of: people, base: &base, to: &$0) }
-                    }
-                    records.withRow(index) { file.append(contentsOf: $0) }
-                })
-        }
-        records.finish(copier)
-        return (records, base?.copied ?? 0)
-    }
-
     /// The record of the person at display `index`: copied from the published base where `base` has it, else made.
     private static func appendRecord(
         at index: Int, of people: [SitePerson], base: inout SearchBaseRecords.Reader?, to file: inout [UInt8]

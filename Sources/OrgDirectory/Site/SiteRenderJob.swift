@@ -20,7 +20,7 @@ struct SiteRenderJob: Sendable {
     var exportRows: (previous: ExportRows?, folder: String?)? = nil
     /// Everyone's row key and row in the run before's table, when a table is kept (`RowMatch.make`).
     var rowMatch: RowMatch? = nil
-    /// Where the list rows and search records are kept for the next run, and the run before's are (with
+    /// Where the list rows are kept for the next run, and the run before's are (with
     /// `rowMatch`); nil keeps none.
     var keptRowFiles: KeptRowFiles? = nil
     /// The person pages' frame, made once (`withPersonFrame()`); nil makes it for each page.
@@ -199,14 +199,13 @@ struct SiteRenderJob: Sendable {
     /// where the match gives them one and hands back the writer of every row one after the other, then keeps them
     /// for the next run. Nil, without calling `make`, when this render keeps no rows (no `keptRowFiles` or no
     /// `rowMatch`).
-    private func keeping<Made, Failure: Error>(
-        _ kind: KeptRowKind,
-        _ make: (inout RowCopier, RowMatch) throws(Failure) -> (made: Made, rows: FileReplacement.Contents)
-    ) throws(Failure) -> (made: Made, kept: KeptRows)? {
+    private func keeping<Made>(
+        _ kind: KeptRowKind, _ make: (inout RowCopier, RowMatch) -> (made: Made, rows: FileReplacement.Contents)
+    ) -> (made: Made, kept: KeptRows)? {
         guard let files = keptRowFiles, let match = rowMatch else { return nil }
         var copier = files.copier(
             kind, previous: match.copiesRows ? exportRows?.previous : nil, count: directory.people.count)
-        let (made, rows) = try make(&copier, match)
+        let (made, rows) = make(&copier, match)
         let kept = files.keep(kind, spans: copier.spans, stamp: match.stamp, rows: rows)
         return (made, KeptRows(kind, kept, copied: copier.copied))
     }
@@ -263,8 +262,7 @@ struct SiteRenderJob: Sendable {
         /// The token part's tokens for the next run, and how many people it tokenized.
         var tokenCache: SearchTokenCache?
         var tokenized = 0
-        /// The record part's records kept for the next run, and how many it copied from the published base.
-        var kept: KeptRows?
+        /// How many records the record part copied from the published base (`SearchBaseRecords`).
         var recordsFromBase = 0
         /// The token part's new search base, which the manifest names.
         var base: SearchBase?
@@ -296,16 +294,7 @@ struct SiteRenderJob: Sendable {
                 piece.tokenCache = made.cache
             }
         case .phones: piece.digits = try builder.phoneShards(directory, emit: emit)
-        case .records:
-            let keeping = try keeping(.searchRecords) { (copier, match) throws(SiteError) in
-                let made = try builder.recordChunks(for: directory, copying: &copier, match: match, emit: emit)
-                return (made.fromBase, made.records.write)
-            }
-            if let keeping {
-                (piece.kept, piece.recordsFromBase) = (keeping.kept, keeping.made)
-            } else {
-                piece.recordsFromBase = try builder.recordChunks(for: directory, emit: emit)
-            }
+        case .records: piece.recordsFromBase = try builder.recordChunks(for: directory, emit: emit)
         }
         return piece
     }

@@ -42,13 +42,14 @@ public struct SiteRenderer: Sendable {
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
     /// tokenized again; with `keepingSearchTokens` the report carries everyone's tokens for the next run, and when
-    /// the tokens name the published search base and at most `searchOverlayShare` of the people changed since (nil:
-    /// `SearchOverlayPlan.largestShare`), only an overlay is written (`SearchOverlayPlan`; the report's
-    /// `searchBaseRows` say where everyone is in the base, and the tokens stay the base's, in its order: the next run
-    /// passes those rows as `searchBaseRows`). With
+    /// the tokens name the published search base and at most `SearchOverlayPlan.largestShare` of the people changed
+    /// since, only an overlay is written (`SearchOverlayPlan`; the report's `searchBaseRows` say where everyone is in
+    /// the base, and the tokens stay the base's, in its order: the next run passes those rows as `searchBaseRows`);
+    /// a run that makes a new base copies the records of everyone located in the published one from there
+    /// (`SearchBaseRecords`). With
     /// `keepingExportRows` it carries the table of everyone's export rows, and rows of people whose row is
     /// unchanged since `exportRows` (the run before's, describing the exports in `published`) are copied from there;
-    /// with `keptRows` too, the list rows and search records are kept there for the next run, and those of people
+    /// with `keptRows` too, the list rows are kept there for the next run, and those of people
     /// whose row is unchanged are copied from the run before's (`KeptRowFiles`). People `preparations` has (the run
     /// before's `PreparationCache`, with whom it no longer describes) are not prepared again; with
     /// `keepingPreparations` the report carries everyone's preparation for the next run, unless `savingPreparations`
@@ -61,7 +62,7 @@ public struct SiteRenderer: Sendable {
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
         searchTokens: SearchTokenCache? = nil, keepingSearchTokens: Bool = false,
-        searchBaseRows: SearchBaseRows? = nil, searchOverlayShare: Double? = nil,
+        searchBaseRows: SearchBaseRows? = nil,
         exportRows: ExportRows? = nil,
         keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
         keepingPreparations: Bool = false,
@@ -73,7 +74,7 @@ public struct SiteRenderer: Sendable {
         // Taken out before the job copies the directory, so that the saving task's is the only reference left.
         let madePreparations = savingPreparations == nil ? nil : HandOff(built.takePreparations())
         let directory = consume built
-        // Everyone's row key, made once on every core for the exports, the list rows and the search records.
+        // Everyone's row key, made once on every core for the exports and the list rows.
         let match =
             keepingExportRows && directory.people.count <= SiteDirectory.digestLimit
             ? RowMatch.make(directory, previous: exportRows, hiding: options.hideFields) : nil
@@ -105,8 +106,7 @@ public struct SiteRenderer: Sendable {
             else { return nil }
             let publishedBase = published.flatMap { PublishedSearchBase(manifestAt: $0 + "/search/manifest.js") }
             let plan = SearchOverlayPlan.make(
-                located: rows, cache: cache, largestShare: searchOverlayShare ?? SearchOverlayPlan.largestShare,
-                published: publishedBase)
+                located: rows, cache: cache, published: publishedBase)
             // A new base copies the records of the people located in the published one from its files.
             let records =
                 plan == nil
@@ -183,8 +183,7 @@ public struct SiteRenderer: Sendable {
                     let search = { (part: SiteRenderJob.SearchPart) in
                         { @Sendable () throws -> RenderPart in
                             let piece = try job.renderSearch(part, to: output)
-                            return RenderPart(
-                                piece.paths, shards: piece.paths.count, search: piece, kept: piece.kept)
+                            return RenderPart(piece.paths, shards: piece.paths.count, search: piece)
                         }
                     }
                     pending = [exports, search(.tokens), lists, search(.phones), search(.records)]
@@ -316,7 +315,7 @@ private struct RenderPart: Sendable {
     var search: SiteRenderJob.SearchPiece?
     /// The exports' table of rows, and how many rows were copied.
     var exports: ExportRows.Made?
-    /// The list rows or search records kept for the next run.
+    /// The list rows kept for the next run.
     var kept: SiteRenderJob.KeptRows?
     /// What the part could not keep for the next run (the preparations' save).
     var warning: String?

@@ -41,7 +41,7 @@ public struct SiteReport: Sendable, Equatable {
     public var peoplePreparedBefore: Int = 0
     /// Export rows copied from the published exports rather than made.
     public var exportRowsCopied: Int = 0
-    /// List rows and search records copied from the run before's (`KeptRowFiles`) instead of made.
+    /// List rows copied from the run before's (`KeptRowFiles`) instead of made.
     public var keptRowsCopied: Int = 0
     /// What the render could not keep for the next run, said as warnings (the site itself is whole).
     public var warnings: [String] = []

@@ -175,7 +175,6 @@ struct ExportRowsTests {
         // Kept files' entries come last: the damaged length below is the last kept row's.
         let spans = (0..<50).map { ExportRows.Span(offset: UInt64($0 * 10), length: 10) }
         table.kept[.listRows] = ExportRows.File(size: 500, spans: spans)
-        table.kept[.searchRecords] = ExportRows.File(size: 600, spans: spans)
         table.stamp = RenderFingerprint(high: 7, low: 9)
         let bytes = table.encode()
         #expect(decoded(bytes) == table)
@@ -234,23 +233,36 @@ struct ExportRowStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
     }
 
-    @Test("saving a table keeps the kept rows it describes and removes the others; saving none removes them all")
+    @Test("saving a table keeps the kept rows it describes and removes the rest, an earlier version's too")
     func keptRowsFollowTheSavedTable() throws {
         let state = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: state) }
         let store = ExportRowStore(stateDirectory: state)
         let exists = { (kind: KeptRowKind) in FileManager.default.fileExists(atPath: store.keptRows.url(kind).path) }
-        for kind in KeptRowKind.allCases { try Data("rows".utf8).write(to: store.keptRows.url(kind)) }
+        let retired = KeptRowFiles.retiredFiles.map { state.appendingPathComponent($0) }
+        #expect(retired.map(\.lastPathComponent) == ["search-records.bin"])
+        func writeAll() throws {
+            for kind in KeptRowKind.allCases { try Data("rows".utf8).write(to: store.keptRows.url(kind)) }
+            for file in retired { try Data("rows".utf8).write(to: file) }
+        }
+        try writeAll()
         var table = try ExportRowsTests.exports(Array(ExportRowsTests.nights().first.prefix(20))).table
         let spans = table.keys.indices.map { _ in ExportRows.Span(offset: 0, length: 4) }
-        table.kept = [.searchRecords: ExportRows.File(size: 4, spans: spans)]
+        table.kept = [.listRows: ExportRows.File(size: 4, spans: spans)]
         try store.save(table)
         #expect(store.load() == table)
-        #expect(exists(.searchRecords), "described by the table")
+        #expect(exists(.listRows), "described by the table")
+        #expect(retired.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) }, "no kind of this version")
+        try writeAll()
+        table.kept = [:]
+        try store.save(table)
         #expect(!exists(.listRows), "not described: removed")
+        #expect(retired.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
+        try writeAll()
         try store.save(nil)
         #expect(store.load() == nil)
         #expect(KeptRowKind.allCases.allSatisfy { !exists($0) })
+        #expect(retired.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
     }
 }
 

@@ -3,10 +3,10 @@ import Testing
 
 @testable import OrgDirectory
 
-/// A run keeps everyone's list page rows and search records in the state folder, and the next copies the unchanged
-/// people's from there (`KeptRowFiles`): the site it makes must be the one made from scratch, and a kept file the
-/// table does not describe must never be copied from.
-@Suite("Kept list rows and search records")
+/// A run keeps everyone's list page rows in the state folder, and the next copies the unchanged people's from there
+/// (`KeptRowFiles`): the site it makes must be the one made from scratch, and a kept file the table does not describe
+/// must never be copied from.
+@Suite("Kept list rows")
 struct KeptRowsTests {
     /// A published site and the state folder beside it, with the table the last render kept.
     struct Site {
@@ -14,8 +14,10 @@ struct KeptRowsTests {
         let publisher: SitePublisher
         let files: KeptRowFiles
         var table: ExportRows?
-        /// The search tokens kept last: with the table, entries are found at the people's rows of the run before.
+        /// The search tokens kept last (those of the search base, kept as they are over a night that wrote an
+        /// overlay, as `SearchTokenCacheStore` does) and where that night's people are in the base.
         var tokens: SearchTokenCache?
+        var baseRows: SearchBaseRows?
 
         init() throws {
             root = try SiteFixtures.temporaryFolder()
@@ -40,8 +42,7 @@ struct KeptRowsTests {
                 searchTokens: tokens.flatMap {
                     $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
                 },
-                // Every night makes all search files (no overlay): the search records are copied from kept rows.
-                keepingSearchTokens: true, searchOverlayShare: 0, exportRows: previous, keepingExportRows: true,
+                keepingSearchTokens: true, searchBaseRows: baseRows, exportRows: previous, keepingExportRows: true,
                 keptRows: files, to: staging)
             guard publishing else {
                 publisher.discard(staging)
@@ -49,22 +50,30 @@ struct KeptRowsTests {
             }
             try publisher.publish(staging, generatedAt: SiteRenderReuseTests.generatedAt)
             table = report.exportRows
-            tokens = report.searchTokens
+            if report.searchOverlay {
+                baseRows = report.searchBaseRows
+            } else {
+                (tokens, baseRows) = (report.searchTokens, nil)
+            }
             return report
         }
 
-        /// Whether the published site is, file for file, the one a render from scratch of `users` makes.
+        /// Whether the published site is, file for file, the one a render from scratch of `users` makes outside
+        /// `search/`, and every search finds in it what it finds there: a night that keeps the published search base
+        /// writes an overlay where a build from scratch writes a base (`SearchOverlayTests`).
         func matchesBuildFromScratch(_ users: [User]) async throws -> Bool {
             let fresh = root.appendingPathComponent("fresh-\(UUID().uuidString)")
-            // Keeping search tokens, a build names its search base, as the nights' builds do.
             _ = try await SiteRenderer(options: SiteOptions()).render(
                 users, generatedAt: SiteRenderReuseTests.generatedAt, history: SiteFixtures.history,
-                keepingSearchTokens: true, to: DirectorySiteOutput(root: fresh))
-            let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output).filter {
-                $0.key != SitePublisher.markerName
+                to: DirectorySiteOutput(root: fresh))
+            let outsideSearch = { (files: [String: Data]) in
+                files.filter { !$0.key.hasPrefix("search/") && $0.key != SitePublisher.markerName }
             }
-            let scratch = try SiteRenderReuseTests.Nightly.files(in: fresh)
-            return published.count > 0 && published == scratch
+            let published = outsideSearch(try SiteRenderReuseTests.Nightly.files(in: publisher.output))
+            let scratch = outsideSearch(try SiteRenderReuseTests.Nightly.files(in: fresh))
+            let searches = try SearchOverlayTests.searchesAgree(
+                publisher.output, fresh, queries: SearchOverlayTests.queries(for: users))
+            return published.count > 0 && published == scratch && searches
         }
     }
 
@@ -73,7 +82,7 @@ struct KeptRowsTests {
         ExportRowsTests.nights(count: 300)
     }
 
-    @Test("list pages and search records copied from the kept rows equal those made from scratch")
+    @Test("list pages copied from the kept rows equal those made from scratch")
     func copiedRowsGiveTheSiteFromScratch() async throws {
         let (first, second) = Self.nights()
         var site = try Site()
@@ -85,30 +94,27 @@ struct KeptRowsTests {
         #expect(Set(kept.keys) == Set(KeptRowKind.allCases))
         #expect(kept.values.allSatisfy { $0.spans.count == first.count })
         let night2 = try await site.render(second)
-        // Both kinds, everyone whose row key is unchanged. Search tokens are found where each person was located in
-        // the search base (`SearchOverlayPlan.locate`): only the changed records are tokenized (three new titles, the
-        // renamed manager, the newcomer), not the reports whose rows show the manager's new name.
+        // Everyone whose row key is unchanged. The night keeps the search base: only the people whose records changed
+        // since it (three new titles, the renamed manager, the newcomer) are in the overlay and tokenized, not the
+        // reports whose rows show the manager's new name.
         let remade = ExportRowsTests.remade(count: 300)
-        #expect(night2.keptRowsCopied == 2 * (second.count - remade))
+        #expect(night2.keptRowsCopied == second.count - remade)
+        #expect(night2.searchOverlay)
         #expect(night2.peopleTokenized == 5)
         #expect(try await site.matchesBuildFromScratch(second))
-        // The rows read in place from the kept files and written back in runs are the rows made from scratch.
-        let directory = SiteDirectory(users: second, hiding: [])
-        let fromScratch = ListRows(directory).bytes
-        var recordsFromScratch: [UInt8] = []
-        for person in directory.people { SearchIndexBuilder.appendRecord(person, to: &recordsFromScratch) }
-        func keptRows(_ kind: KeptRowKind) throws -> [UInt8] {
-            Array(try Data(contentsOf: site.files.url(kind)).dropFirst(KeptRowFiles.headerSize))
+        // The rows read in place from the kept file and written back in runs are the rows made from scratch.
+        let fromScratch = ListRows(SiteDirectory(users: second, hiding: [])).bytes
+        func keptRows() throws -> [UInt8] {
+            Array(try Data(contentsOf: site.files.url(.listRows)).dropFirst(KeptRowFiles.headerSize))
         }
-        #expect(try keptRows(.listRows) == fromScratch)
-        #expect(try keptRows(.searchRecords) == recordsFromScratch)
-        // A third night with nothing changed copies every row and tokenizes nobody.
+        #expect(try keptRows() == fromScratch)
+        // A third night with nothing changed copies every row; its overlay still holds the five changed since the
+        // base.
         let night3 = try await site.render(second)
-        #expect(night3.keptRowsCopied == 2 * second.count)
-        #expect(night3.peopleTokenized == 0)
+        #expect(night3.keptRowsCopied == second.count)
+        #expect(night3.peopleTokenized == 5)
         #expect(try await site.matchesBuildFromScratch(second))
-        #expect(try keptRows(.listRows) == fromScratch)
-        #expect(try keptRows(.searchRecords) == recordsFromScratch)
+        #expect(try keptRows() == fromScratch)
     }
 
     @Test("a kept file written under another table, cut short or missing is not copied from; the site is still whole")
@@ -128,14 +134,16 @@ struct KeptRowsTests {
         #expect(try await site.render(first).keptRowsCopied == 0, "the files carry the other run's stamp")
         #expect(try await site.matchesBuildFromScratch(first))
 
-        // The records cut short by one byte, the list rows gone.
-        let records = site.files.url(.searchRecords)
-        try Data(try Data(contentsOf: records).dropLast()).write(to: records)
-        try FileManager.default.removeItem(at: site.files.url(.listRows))
+        // The rows cut short by one byte, then gone.
+        let rows = site.files.url(.listRows)
+        try Data(try Data(contentsOf: rows).dropLast()).write(to: rows)
         #expect(try await site.render(second).keptRowsCopied == 0)
         #expect(try await site.matchesBuildFromScratch(second))
-        // The files written whole again, the next run copies everyone's rows.
-        #expect(try await site.render(second).keptRowsCopied == 2 * second.count)
+        try FileManager.default.removeItem(at: rows)
+        #expect(try await site.render(second).keptRowsCopied == 0)
+        #expect(try await site.matchesBuildFromScratch(second))
+        // The file written whole again, the next run copies everyone's rows.
+        #expect(try await site.render(second).keptRowsCopied == second.count)
     }
 
     @Test("a kept file that cannot be written is left out of the table, with a warning, and out of the way")
@@ -152,12 +160,11 @@ struct KeptRowsTests {
         #expect(report.warnings.first?.hasPrefix("the list page rows could not be kept (cannot write ") == true)
         #expect(report.warnings.first?.hasSuffix("); the next run makes them all") == true)
         #expect(site.table?.kept[.listRows] == nil)
-        #expect(site.table?.kept[.searchRecords] != nil)
         #expect(!FileManager.default.fileExists(atPath: blocked.path), "the next run can write it")
         let next = try await site.render(users)
         #expect(next.warnings.isEmpty)
-        #expect(next.keptRowsCopied == users.count, "the records only")
-        #expect(try await site.render(users).keptRowsCopied == 2 * users.count)
+        #expect(next.keptRowsCopied == 0, "nothing was kept")
+        #expect(try await site.render(users).keptRowsCopied == users.count)
     }
 
     @Test("rows kept whole: the file holds the header with the stamp, then the rows; the entry counts the rows' bytes")
@@ -167,11 +174,11 @@ struct KeptRowsTests {
         let stamp = RenderFingerprint(high: 1, low: 2)
         let spans = [ExportRows.Span(offset: 0, length: 3), ExportRows.Span(offset: 3, length: 2)]
         let rows = Array("aaabb".utf8)
-        let kept = site.files.keep(.searchRecords, spans: spans, stamp: stamp) { write in
+        let kept = site.files.keep(.listRows, spans: spans, stamp: stamp) { write in
             (rows.count, rows.withUnsafeBytes(write))
         }
         #expect(try kept.get() == ExportRows.File(size: UInt64(rows.count), spans: spans))
-        let file = try #require(MappedFile(path: site.files.url(.searchRecords).path))
+        let file = try #require(MappedFile(path: site.files.url(.listRows).path))
         #expect(KeptRowFiles.header(of: file.bytes) == stamp)
         #expect(Array(file.bytes.dropFirst(KeptRowFiles.headerSize)) == rows)
     }

@@ -45,21 +45,41 @@ public struct ExportRows: Sendable, Equatable {
     /// What the kept files must carry to be read with this table (`RowMatch.stamp`).
     var stamp = RenderFingerprint(high: 0, low: 0)
 
-    /// The key of the row of the person at `index` of `directory`: what any export's row shows of them.
-    /// Made in `input`, a buffer kept from one person to the next.
-    static func rowKey(at index: Int, in directory: SiteDirectory, input: inout FingerprintInput) -> RenderFingerprint {
+    /// The key of the row of the person at `index` of `directory`: what any export's row shows of them, which is
+    /// their record (after hiding), their page's slug and their manager's name. Made in `input`, a buffer kept from
+    /// one person to the next.
+    ///
+    /// Only what the record's digest does not cover is added: the slug when a collision lengthened it
+    /// (`lengthened`, `SiteDirectory.lengthenedSlugs`: an ordinary slug follows from the record), and the manager's
+    /// own name when the record's reference has none (a reference's name is part of the record). Why: the slug and
+    /// the reference's name read for everyone were the first touch of two strings a person, in a place of their own
+    /// each, 16 of a nightly's 28 samples of row keys (`swift_retain`, `PROFILE_CALL_GRAPH=dwarf
+    /// Benchmarks/profile-nightly.sh`), on the stretch before the render starts.
+    static func rowKey(
+        at index: Int, in directory: SiteDirectory, lengthened: Set<Int>, input: inout FingerprintInput
+    ) -> RenderFingerprint {
         let person = directory.people[index]
         input.reset()
         input.add(directory.recordDigest(at: index))
-        input.add(person.slug)
-        input.add(SiteExports.managerName(of: person, directory))
+        if lengthened.contains(index) {
+            input.add(true)
+            input.add(person.slug)
+        } else {
+            input.add(false)
+        }
+        if let name = directory.managerNameOutsideRecord(of: person) {
+            input.add(true)
+            input.add(name)
+        } else {
+            input.add(false)
+        }
         return input.fingerprint
     }
 
     /// What a table must have been made with to be used: the format, orgdir's version and build, the hidden
     /// fields and the extra (`select`) columns, which decide every row's columns and keys.
     static func context(hiding hidden: Set<String>, extraKeys: [String]) -> RenderFingerprint {
-        var input = FingerprintInput.stateCache("orgdir-export-rows/3", hiding: hidden)
+        var input = FingerprintInput.stateCache("orgdir-export-rows/4", hiding: hidden)
         input.add(extraKeys.count)
         for key in extraKeys { input.add(key) }
         return input.fingerprint
@@ -211,12 +231,13 @@ struct RowMatch: Sendable {
         let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let count = directory.people.count
         let numbers = previous.flatMap { $0.context == context ? RowNumbers($0.keys) : nil }
+        let lengthened = Set(directory.lengthenedSlugs)
         @Sendable func fill(_ range: Range<Int>, into slots: UnsafeMutableBufferPointer<Row>) {
             var input = FingerprintInput()
             for (slot, index) in range.enumerated() {
                 // Each key is a digest of a few hundred bytes: a hundred thousand of them were a third of the
                 // exports' task (68 of 212 samples in a nightly profile).
-                let key = ExportRows.rowKey(at: index, in: directory, input: &input)
+                let key = ExportRows.rowKey(at: index, in: directory, lengthened: lengthened, input: &input)
                 let row = numbers?[key].map { Int32(truncatingIfNeeded: $0) } ?? -1
                 slots.initializeElement(at: slot, to: Row(key: key, previous: row))
             }
@@ -352,7 +373,7 @@ struct RowCopier {
 }
 
 extension ExportRows {
-    private static let magic = Array("orgdir-export-rows/3\n".utf8)
+    private static let magic = Array("orgdir-export-rows/4\n".utf8)
     private static let keySize = 16
     private static let spanSize = 12
 

@@ -459,6 +459,23 @@ struct SiteDirectory: Sendable {
         isPlaced(person) ? managers[person.index] : manager(named: person.user.manager)
     }
 
+    /// The name `person`'s manager has on the site when their record's reference gives none (the manager's own, or
+    /// nil when the manager is not on the site); nil too when the reference gives a name (or there is no manager),
+    /// which the record itself then holds. What an export row shows beyond the record (`ExportRows.rowKey`): the
+    /// reference's name is looked at in place, never copied out (a retain of a string a person, most of them cold).
+    func managerNameOutsideRecord(of person: SitePerson) -> String? {
+        guard isPlaced(person) else {
+            guard let reference = person.user.manager, reference.displayName == nil else { return nil }
+            return manager(named: reference).displayName(in: people)
+        }
+        let position = managers.withUnsafeBufferPointer { managers -> Int32? in
+            guard managers[person.index].named, case .none = managers[person.index].name else { return nil }
+            return managers[person.index].position
+        }
+        guard let position, position >= 0 else { return nil }
+        return people[Int(position)].user.displayName
+    }
+
     /// The manager a record's `reference` names, found on the site by id.
     func manager(named reference: ManagerReference?) -> PlacedManager {
         guard let reference else { return PlacedManager() }

@@ -101,6 +101,44 @@ struct ExportRowsTests {
         #expect(night2.copied == 3 * (second.count - Self.remade()))
     }
 
+    /// Two ids whose slugs collide when the two people have the same name (`Slug.assign` lengthens both).
+    static func collidingIDs() throws -> (String, String) {
+        var seen: [String: String] = [:]
+        for number in 0..<200_000 {
+            let id = "collide-\(number)"
+            let hash = Slug.idHash(id, length: Slug.hashLength)
+            if let other = seen[hash] { return (other, id) }
+            seen[hash] = id
+        }
+        throw CannotOpen()
+    }
+
+    @Test(
+        "rows whose slug a collision lengthened, or whose manager's name came from the manager joining, are made again"
+    )
+    func rowsBeyondTheRecordAreMadeAgain() throws {
+        let (one, two) = try Self.collidingIDs()
+        let twin = { (id: String) in
+            User(id: id, userPrincipalName: "\(id)@contoso.com", displayName: "Alex Twin", surname: "Twin")
+        }
+        var first = SiteBenchmarkDirectory.users(count: 60) + [twin(one)]
+        // A report of a manager not on the site yet, named by id only.
+        first[3].manager = ManagerReference(id: "zz-manager", displayName: nil)
+        var second = first + [twin(two)]
+        second.append(
+            User(id: "zz-manager", userPrincipalName: "boss@contoso.com", displayName: "Bea Boss", surname: "Boss"))
+        let night1 = try Self.exports(first)
+        let night2 = try Self.exports(second, copyingFrom: (night1.table, night1.files))
+        let fresh = try Self.exports(second)
+        for export in SiteExport.allCases {
+            #expect(night2.files[export] == fresh.files[export], "\(export.fileName) differs from a fresh one")
+        }
+        #expect(String(decoding: fresh.files[.csv] ?? Data(), as: UTF8.self).contains("Bea Boss"))
+        // Everyone's rows copied but the first twin's (lengthened), the report's (now showing the manager's name)
+        // and the two newcomers'.
+        #expect(night2.copied == 3 * (first.count - 2))
+    }
+
     @Test("nothing is copied from a table made with other hidden fields or extra columns, or from a file resized")
     func refusesWhatDoesNotFit() throws {
         let users = Array(Self.nights().first.prefix(300))
@@ -144,7 +182,10 @@ struct ExportRowsTests {
         let made = try Self.exports(users)
         let directory = SiteDirectory(users: users, hiding: [])
         var input = FingerprintInput()
-        let keys = directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory, input: &input) }
+        let lengthened = Set(directory.lengthenedSlugs)
+        let keys = directory.people.indices.map {
+            ExportRows.rowKey(at: $0, in: directory, lengthened: lengthened, input: &input)
+        }
         #expect(made.table.keys == keys)
         for export in SiteExport.allCases {
             let file = try #require(made.table.files[export])

@@ -322,13 +322,13 @@ struct SiteDirectory: Sendable {
     ) {
         // Everything read from the preparations in their own order (the users'), each result placed at the person's
         // display index: walked in display order, every preparation was in a place of its own, some 15 of 1,000
-        // samples of a nightly (`Benchmarks/profile-nightly.sh`). Lists made this way are sorted back into display
-        // order, and a department keeps the spelling of its first person in display order.
+        // samples of a nightly (`Benchmarks/profile-nightly.sh`). A department keeps the spelling of its first person
+        // in display order.
         let count = order.count
         var ordinary = [String](repeating: "", count: count)
         var keys = [UInt32](repeating: 0, count: count)
         var letters = [String](repeating: "", count: count)
-        var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
+        var letterOf = [UInt8](repeating: 0, count: count)
         // Departments by folded key: one lookup a person, the lists kept by number, each with who names it.
         var departmentNumbers: [String: Int] = [:]
         var departmentList: [(key: String, people: [Int], namedBy: (index: Int, source: Int))] = []
@@ -342,24 +342,30 @@ struct SiteDirectory: Sendable {
                     prepared[position].ordinarySlug
                     ?? Slug.ordinary(namePart: prepared[position].slugName, id: all[prepared[position].source].id)
                 keys[index] = prepared[position].slugKey
-                let slot = Int(prepared[position].letterSlot)
-                letters[index] = Self.letterKeys[slot]
-                letterPeople[slot].append(index)
+                let slot = prepared[position].letterSlot
+                letters[index] = Self.letterKeys[Int(slot)]
+                letterOf[index] = slot
                 // The folded key says whether there is a department (it is the department folded).
                 guard !departmentHidden, let key = prepared[position].departmentKey else { continue }
                 let source = prepared[position].source
                 if let number = departmentNumbers[key] {
-                    departmentList[number].people.append(index)
                     if index < departmentList[number].namedBy.index { departmentList[number].namedBy = (index, source) }
                     departmentOf[index] = Int32(number)
                 } else {
                     departmentNumbers[key] = departmentList.count
                     departmentOf[index] = Int32(departmentList.count)
-                    departmentList.append((key, [index], (index, source)))
+                    departmentList.append((key, [], (index, source)))
                 }
             }
         }
-        for slot in letterPeople.indices { letterPeople[slot].sort() }
+        // The lists filled in display order from the numbers noted above, so they need no sort: appended in the
+        // preparations' order and sorted, the letters' and departments' lists were some 6 of a nightly's 700 samples
+        // (`Benchmarks/profile-ab.sh`, `_merge` under this pass).
+        var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
+        for index in 0..<count {
+            letterPeople[Int(letterOf[index])].append(index)
+            if departmentOf[index] >= 0 { departmentList[Int(departmentOf[index])].people.append(index) }
+        }
         let slugs = Slug.assign(
             ordinary: ordinary, namePart: { prepared[order[$0]].slugName },
             id: { all[prepared[order[$0]].source].id }, keys: keys)
@@ -367,9 +373,7 @@ struct SiteDirectory: Sendable {
         // department key has a department); the file depends on the folded key alone, worked out once per department.
         let named = departmentList.map { department -> (key: String, name: String, file: String, people: [Int])? in
             guard let name = all[department.namedBy.source].department else { return nil }
-            return (
-                department.key, name, Self.departmentFile(name: name, key: department.key), department.people.sorted()
-            )
+            return (department.key, name, Self.departmentFile(name: name, key: department.key), department.people)
         }
         var departmentFiles: [String?] = Array(repeating: nil, count: count)
         for index in 0..<count where departmentOf[index] >= 0 {

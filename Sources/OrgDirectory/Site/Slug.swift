@@ -42,29 +42,17 @@ public enum Slug {
     ) -> [String] {
         precondition(keys.count == ordinary.count, "every slug needs its id's collision key")
         var slugs = ordinary
-        // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits: people are
-        // sorted by those digits (numbers) and only neighbours with equal digits compare slugs. A dictionary of
-        // every slug hashed each whole string, a third of the site directory's one-core pass.
-        var keyed = keys.indices.map { UInt64(keys[$0]) << 32 | UInt64($0) }
-        keyed.sort()
+        // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits, so only people
+        // whose digits (numbers) are equal compare slugs. A dictionary of every slug hashed each whole string, a third
+        // of the site directory's one-core pass.
         var colliding = Set<Int>()
-        var start = 0
-        while start < keyed.count {
-            var end = start + 1
-            while end < keyed.count, keyed[end] >> 32 == keyed[start] >> 32 { end += 1 }
-            // Most people are alone with their digits: nothing to compare, and no list made for them.
-            guard end - start > 1 else {
-                start = end
-                continue
-            }
-            let group = keyed[start..<end].map { Int($0 & 0xFFFF_FFFF) }
+        for group in Self.groupsOfEqualKeys(keys) {
             for (number, first) in group.enumerated() {
                 for second in group[(number + 1)...] where slugs[first] == slugs[second] {
                     colliding.insert(first)
                     colliding.insert(second)
                 }
             }
-            start = end
         }
         for index in colliding { slugs[index] = namePart(index) + "-" + idHash(id(index), length: 16) }
         // Identical ids (a broken input) still need distinct files: number them in order. Only a collision of
@@ -77,6 +65,43 @@ public enum Slug {
             if count > 0 { slugs[index] += "-\(count + 1)" }
         }
         return slugs
+    }
+
+    /// The positions of each key that `keys` holds more than once (most are there once: nothing is made for those),
+    /// found through a table of the keys by their own bits (open addressing), with each key's later positions chained
+    /// behind its first. Why not sorted: sorting everyone's keys, tagged with their positions, to find equal
+    /// neighbours was some 5 of a 100,000-person nightly's 700 samples (`_merge` under `Slug.assign`,
+    /// `Benchmarks/profile-ab.sh`).
+    static func groupsOfEqualKeys(_ keys: [UInt32]) -> [[Int]] {
+        var capacity = 16
+        while capacity < keys.count * 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        var table = [Int32](repeating: -1, count: capacity)
+        // The next position with the same key as each position, -1 at the end of a chain.
+        var next = [Int32](repeating: -1, count: keys.count)
+        var repeated: [Int32] = []
+        for position in keys.indices {
+            // The keys are the top bits of a hash already; multiplied, their low bits spread too.
+            var slot = Int(truncatingIfNeeded: keys[position] &* 0x9E37_79B1) & mask
+            while table[slot] >= 0, keys[Int(table[slot])] != keys[position] { slot = (slot + 1) & mask }
+            let first = table[slot]
+            guard first >= 0 else {
+                table[slot] = Int32(truncatingIfNeeded: position)
+                continue
+            }
+            if next[Int(first)] < 0 { repeated.append(first) }
+            next[position] = next[Int(first)]
+            next[Int(first)] = Int32(truncatingIfNeeded: position)
+        }
+        return repeated.map { first in
+            var group = [Int(first)]
+            var position = next[Int(first)]
+            while position >= 0 {
+                group.append(Int(position))
+                position = next[Int(position)]
+            }
+            return group
+        }
     }
 
     /// The readable part: ASCII letters and digits of the folded, transliterated name joined by `-`.

@@ -203,6 +203,18 @@ struct SiteDirectoryTests {
                 == small.indices.sorted { small[$0].sortKey.lexicographicallyPrecedes(small[$1].sortKey) })
     }
 
+    @Test("the groups of equal collision keys are exactly the keys held more than once, each with all its positions")
+    func groupsOfEqualKeys() {
+        var generator = SystemRandomNumberGenerator()
+        for (count, range) in [(0, UInt32(1)), (1, 1), (2, 1), (5_000, 2_000), (5_000, 1 << 24), (20_000, 3)] {
+            let keys = (0..<count).map { _ in UInt32.random(in: 0..<range, using: &generator) }
+            let found = Slug.groupsOfEqualKeys(keys)
+            let expected = Dictionary(grouping: keys.indices, by: { keys[$0] }).values.filter { $0.count > 1 }
+            #expect(Set(found.map { Set($0) }) == Set(expected.map { Set($0) }), "\(count) keys below \(range)")
+            #expect(found.map(\.count).reduce(0, +) == expected.map(\.count).reduce(0, +), "each position once")
+        }
+    }
+
     @Test("the ids' collision keys worked out beforehand give the same slugs as working them out in the pass")
     func slugsWithCollisionKeys() {
         let parts = ["ada-lovelace", "ada-lovelace", "grace-hopper", "ada-lovelace"]

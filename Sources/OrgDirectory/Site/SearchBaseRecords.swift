@@ -1,13 +1,3 @@
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The display records of the published search base (`search/r/<n>.js`), read for a night that makes a new base:
 /// the record of a person located in the old base (`SearchOverlayPlan.locate`) is copied from there, byte for byte,
 /// instead of made again.
@@ -25,30 +15,24 @@ import Foundation
 /// cannot be read or does not hold exactly its records, each an array of seven strings, is left alone: its people's
 /// records are made.
 struct SearchBaseRecords: Sendable {
-    /// The published site's folder.
-    let folder: String
-    /// People in the base, and records a chunk.
-    let baseCount: Int
-    let chunkSize: Int
+    /// The published base (its folder, size and chunk size).
+    let base: PublishedSearchBase
     /// Each display position's base number (`SearchBaseRows.overlay` for people not located in the base).
     let numbers: [UInt32]
 
-    /// Records of the base `published` describes, in `folder`, for people at `rows`; nil unless `rows` are in that
-    /// base and its manifest gives its size and chunks.
-    init?(folder: String, published: PublishedSearchBase, rows: SearchBaseRows) {
-        guard rows.base == published.id, let people = published.people, let chunk = published.recordChunk, chunk > 0
-        else { return nil }
-        self.folder = folder
-        (baseCount, chunkSize, numbers) = (people, chunk, rows.numbers)
+    /// Records of the base `published` for people at `rows`; nil unless `rows` are in that base.
+    init?(published: PublishedSearchBase, rows: SearchBaseRows) {
+        guard rows.base == published.id, published.recordChunk > 0 else { return nil }
+        (base, numbers) = (published, rows.numbers)
     }
 
     /// A walk through the base's chunks, one held at a time: people in display order are in base order, save the
     /// overlay's, so each chunk is read once.
     struct Reader {
         let records: SearchBaseRecords
-        /// The chunk held, its bytes, and each record's bytes in them (nil when the chunk is unusable).
+        /// The chunk held, its file, and each record's bytes in it (nil when the chunk is unusable).
         private var chunk = -1
-        private var bytes: [UInt8] = []
+        private var file: MappedFile?
         private var ranges: [Range<Int>]?
         /// Records appended from the base.
         private(set) var copied = 0
@@ -62,44 +46,22 @@ struct SearchBaseRecords: Sendable {
         mutating func append(position: Int, to file: inout [UInt8]) -> Bool {
             guard position < records.numbers.count else { return false }
             let number = Int(records.numbers[position])
-            guard number != Int(SearchBaseRows.overlay), number < records.baseCount else { return false }
-            let wanted = number / records.chunkSize
+            let base = records.base
+            guard number != Int(SearchBaseRows.overlay), number < base.people else { return false }
+            let wanted = number / base.recordChunk
             if wanted != chunk { load(wanted) }
-            guard let ranges else { return false }
-            file.append(contentsOf: bytes[ranges[number - wanted * records.chunkSize]])
+            guard let ranges, let bytes = self.file?.bytes else { return false }
+            file.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[ranges[number - wanted * base.recordChunk]]))
             copied += 1
             return true
         }
 
         private mutating func load(_ number: Int) {
+            let base = records.base
             chunk = number
-            ranges = nil
-            guard Self.readWhole("\(records.folder)/search/r/\(number).js", into: &bytes) else { return }
-            let expected = min(records.chunkSize, records.baseCount - number * records.chunkSize)
-            ranges = bytes.withUnsafeBytes { SearchBaseRecords.records(in: $0, chunk: number, expected: expected) }
-        }
-
-        /// The whole file at `path` in `buffer`; false when it cannot be read.
-        private static func readWhole(_ path: String, into buffer: inout [UInt8]) -> Bool {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return false }
-            defer { close(descriptor) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_size > 0, status.st_size < 1 << 26 else { return false }
-            let size = Int(status.st_size)
-            buffer.removeAll(keepingCapacity: true)
-            buffer.reserveCapacity(size)
-            var filled = 0
-            buffer.append(contentsOf: repeatElement(0, count: size))
-            while filled < size {
-                let count = buffer.withUnsafeMutableBytes { raw in
-                    read(descriptor, raw.baseAddress.map { $0 + filled }, size - filled)
-                }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                filled += count
-            }
-            return true
+            file = MappedFile(path: "\(base.folder)/search/r/\(number).js")
+            let expected = min(base.recordChunk, base.people - number * base.recordChunk)
+            ranges = file.flatMap { SearchBaseRecords.records(in: $0.bytes, chunk: number, expected: expected) }
         }
     }
 

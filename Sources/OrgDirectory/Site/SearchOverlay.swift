@@ -40,18 +40,19 @@ struct SearchBase: Sendable, Equatable {
 struct PublishedSearchBase: Sendable {
     let id: RenderFingerprint
     let files: [String]
-    /// People in the base, and how many records each of its `search/r/` chunks holds (nil when not known).
-    var people: Int?
-    var recordChunk: Int?
+    /// The published site's folder, which `files` are in.
+    let folder: String
+    /// People in the base, and how many records each of its `search/r/` chunks holds.
+    let people: Int
+    let recordChunk: Int
 
-    init(id: RenderFingerprint, files: [String]) {
-        self.id = id
-        self.files = files
+    init(id: RenderFingerprint, files: [String], folder: String, people: Int, recordChunk: Int) {
+        (self.id, self.files, self.folder, self.people, self.recordChunk) = (id, files, folder, people, recordChunk)
     }
 
-    /// The base the manifest at `path` names; nil when it names none or cannot be read.
-    init?(manifestAt path: String) {
-        guard let data = FileManager.default.contents(atPath: path),
+    /// The base the manifest of the site in `folder` names; nil when it names none or cannot be read.
+    init?(publishedIn folder: String) {
+        guard let data = FileManager.default.contents(atPath: folder + "/search/manifest.js"),
             let open = data.firstIndex(of: UInt8(ascii: "{")), let close = data.lastIndex(of: UInt8(ascii: "}")),
             open < close,
             let manifest = try? JSONSerialization.jsonObject(with: data[open...close]) as? [String: Any],
@@ -60,8 +61,7 @@ struct PublishedSearchBase: Sendable {
             let leaves = manifest["leaves"] as? [Any], let digits = manifest["digits"] as? [String: Any],
             let people = manifest["people"] as? Int, let chunk = manifest["chunk"] as? Int, chunk > 0
         else { return nil }
-        self.id = id
-        (self.people, recordChunk) = (people, chunk)
+        (self.id, self.folder, self.people, recordChunk) = (id, folder, people, chunk)
         files =
             ["search/manifest.js"] + leaves.indices.map { "search/t/\($0).js" }
             + digits.keys.sorted().map { "search/d/\($0).js" }

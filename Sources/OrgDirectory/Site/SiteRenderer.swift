@@ -104,15 +104,10 @@ public struct SiteRenderer: Sendable {
                 let rows = SearchOverlayPlan.locate(
                     directory: directory, cache: cache, match: match, previousRows: searchBaseRows)
             else { return nil }
-            let publishedBase = published.flatMap { PublishedSearchBase(manifestAt: $0 + "/search/manifest.js") }
-            let plan = SearchOverlayPlan.make(
-                located: rows, cache: cache, published: publishedBase)
+            let publishedBase = published.flatMap(PublishedSearchBase.init(publishedIn:))
+            let plan = SearchOverlayPlan.make(located: rows, cache: cache, published: publishedBase)
             // A new base copies the records of the people located in the published one from its files.
-            let records =
-                plan == nil
-                ? published.flatMap { folder in
-                    publishedBase.flatMap { SearchBaseRecords(folder: folder, published: $0, rows: rows) }
-                } : nil
+            let records = plan == nil ? publishedBase.flatMap { SearchBaseRecords(published: $0, rows: rows) } : nil
             return (rows, plan, records)
         }
         let ((previousByPosition, placedHistory), (inPlaceMerged, located)) = BothAtOnce.run(

@@ -126,7 +126,7 @@ struct SearchOverlayTests {
         #expect(!base.searchOverlay)
         let baseID = try #require(base.searchTokens?.base?.id)
         let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
-        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == baseID)
+        #expect(PublishedSearchBase(publishedIn: nights.publisher.output.path)?.id == baseID)
         let manifestInode = try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int
 
         for (night, users) in [second, third].enumerated() {
@@ -151,8 +151,7 @@ struct SearchOverlayTests {
     /// The search files the site in `folder` should hold: its base's (named by the manifest) and its overlay's
     /// (named by `search/o/0.js`).
     static func expectedSearchFiles(in folder: URL) throws -> Set<String> {
-        let manifest = folder.appendingPathComponent("search/manifest.js").path
-        let base = try #require(PublishedSearchBase(manifestAt: manifest)?.files)
+        let base = try #require(PublishedSearchBase(publishedIn: folder.path)?.files)
         let text = try String(contentsOf: folder.appendingPathComponent("search/o/0.js"), encoding: .utf8)
         let overlay = try #require(try SiteSearchSimulator.payload(text) as? [String: Any])
         let people = (overlay["at"] as? [Int] ?? []).count
@@ -217,8 +216,7 @@ struct SearchOverlayTests {
         _ = try await nights.render(first)
         try FileManager.default.removeItem(at: nights.publisher.output.appendingPathComponent("search/r/0.js"))
         #expect(try await nights.render(second).peopleTokenized == second.count, "every search file made again")
-        let manifest = nights.publisher.output.appendingPathComponent("search/manifest.js")
-        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == nil, "no base is named")
+        #expect(PublishedSearchBase(publishedIn: nights.publisher.output.path)?.id == nil, "no base is named")
         #expect(
             FileManager.default.fileExists(atPath: nights.publisher.output.appendingPathComponent("search/r/0.js").path)
         )
@@ -227,7 +225,7 @@ struct SearchOverlayTests {
                 nights.publisher.output, try await nights.scratch(second), queries: Self.queries(for: second)))
         let next = try await nights.render(third)
         #expect(!next.searchOverlay, "no published base to keep: a new one")
-        #expect(PublishedSearchBase(manifestAt: manifest.path)?.id == next.searchTokens?.base?.id)
+        #expect(PublishedSearchBase(publishedIn: nights.publisher.output.path)?.id == next.searchTokens?.base?.id)
         #expect(
             try Self.searchesAgree(
                 nights.publisher.output, try await nights.scratch(third), queries: Self.queries(for: third)))
@@ -449,7 +447,11 @@ extension SearchOverlayPlan {
         directory: SiteDirectory, cache: SearchTokenCache, publishedBase: RenderFingerprint?
     ) -> SearchOverlayPlan? {
         locate(directory: directory, cache: cache).flatMap {
-            make(located: $0, cache: cache, published: publishedBase.map { PublishedSearchBase(id: $0, files: []) })
+            make(
+                located: $0, cache: cache,
+                published: publishedBase.map {
+                    PublishedSearchBase(id: $0, files: [], folder: "", people: cache.ids.count, recordChunk: 32)
+                })
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The display records of the published search base (`search/r/<n>.js`), read for a night that makes a new base:
 /// the record of a person located in the old base (`SearchOverlayPlan.locate`) is copied from there, byte for byte,
 /// instead of made again.
@@ -30,9 +32,11 @@ struct SearchBaseRecords: Sendable {
     /// overlay's, so each chunk is read once.
     struct Reader {
         let records: SearchBaseRecords
-        /// The chunk held, its file, and each record's bytes in it (nil when the chunk is unusable).
+        /// The chunk held, its bytes, and each record's bytes in them (nil when the chunk is unusable). Read, not
+        /// mapped (`MappedFile`): unmapping 3,125 small files was some 50 samples of a new-base night, on both cores
+        /// (each `munmap` flushes the other core's address translations).
         private var chunk = -1
-        private var file: MappedFile?
+        private var bytes = Data()
         private var ranges: [Range<Int>]?
         /// Records appended from the base.
         private(set) var copied = 0
@@ -50,8 +54,9 @@ struct SearchBaseRecords: Sendable {
             guard number != Int(SearchBaseRows.overlay), number < base.people else { return false }
             let wanted = number / base.recordChunk
             if wanted != chunk { load(wanted) }
-            guard let ranges, let bytes = self.file?.bytes else { return false }
-            file.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[ranges[number - wanted * base.recordChunk]]))
+            guard let ranges else { return false }
+            let range = ranges[number - wanted * base.recordChunk]
+            bytes.withUnsafeBytes { file.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[range])) }
             copied += 1
             return true
         }
@@ -59,9 +64,9 @@ struct SearchBaseRecords: Sendable {
         private mutating func load(_ number: Int) {
             let base = records.base
             chunk = number
-            file = MappedFile(path: "\(base.folder)/search/r/\(number).js")
+            bytes = FileManager.default.contents(atPath: "\(base.folder)/search/r/\(number).js") ?? Data()
             let expected = min(base.recordChunk, base.people - number * base.recordChunk)
-            ranges = file.flatMap { SearchBaseRecords.records(in: $0.bytes, chunk: number, expected: expected) }
+            ranges = bytes.withUnsafeBytes { SearchBaseRecords.records(in: $0, chunk: number, expected: expected) }
         }
     }
 

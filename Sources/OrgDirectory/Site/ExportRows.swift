@@ -50,18 +50,16 @@ public struct ExportRows: Sendable, Equatable {
     /// one person to the next.
     ///
     /// Only what the record's digest does not cover is added: the slug when a collision lengthened it
-    /// (`lengthened`, `SiteDirectory.lengthenedSlugs`: an ordinary slug follows from the record), and the manager's
+    /// (`SiteDirectory.hasLengthenedSlug`: an ordinary slug follows from the record), and the manager's
     /// own name when the record's reference has none (a reference's name is part of the record). Why: the slug and
     /// the reference's name read for everyone were the first touch of two strings a person, in a place of their own
     /// each, 16 of a nightly's 28 samples of row keys (`swift_retain`, `PROFILE_CALL_GRAPH=dwarf
     /// Benchmarks/profile-nightly.sh`), on the stretch before the render starts.
-    static func rowKey(
-        at index: Int, in directory: SiteDirectory, lengthened: Set<Int>, input: inout FingerprintInput
-    ) -> RenderFingerprint {
+    static func rowKey(at index: Int, in directory: SiteDirectory, input: inout FingerprintInput) -> RenderFingerprint {
         let person = directory.people[index]
         input.reset()
         input.add(directory.recordDigest(at: index))
-        if lengthened.contains(index) {
+        if directory.hasLengthenedSlug(at: index) {
             input.add(true)
             input.add(person.slug)
         } else {
@@ -231,13 +229,12 @@ struct RowMatch: Sendable {
         let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let count = directory.people.count
         let numbers = previous.flatMap { $0.context == context ? RowNumbers($0.keys) : nil }
-        let lengthened = Set(directory.lengthenedSlugs)
         @Sendable func fill(_ range: Range<Int>, into slots: UnsafeMutableBufferPointer<Row>) {
             var input = FingerprintInput()
             for (slot, index) in range.enumerated() {
                 // Each key is a digest of a few hundred bytes: a hundred thousand of them were a third of the
                 // exports' task (68 of 212 samples in a nightly profile).
-                let key = ExportRows.rowKey(at: index, in: directory, lengthened: lengthened, input: &input)
+                let key = ExportRows.rowKey(at: index, in: directory, input: &input)
                 let row = numbers?[key].map { Int32(truncatingIfNeeded: $0) } ?? -1
                 slots.initializeElement(at: slot, to: Row(key: key, previous: row))
             }

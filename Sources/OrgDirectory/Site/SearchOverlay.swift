@@ -127,13 +127,12 @@ struct SearchOverlayPlan: Sendable {
         let count = directory.people.count
         let baseCount = cache.ids.count
         let irregular = Set(base.irregularSlugs)
-        let lengthened = Set(directory.lengthenedSlugs)
         var baseAt = [UInt32](repeating: SearchBaseRows.overlay, count: count)
         var kept = [Bool](repeating: false, count: baseCount)
         func claim(_ number: Int, _ position: Int) {
             guard number < baseCount, !kept[number], baseAt[position] == SearchBaseRows.overlay,
                 directory.recordDigest(at: position) == cache.entries[number].key,
-                !irregular.contains(UInt32(number)), !lengthened.contains(position)
+                !irregular.contains(UInt32(number)), !directory.hasLengthenedSlug(at: position)
             else { return }
             baseAt[position] = UInt32(number)
             kept[number] = true

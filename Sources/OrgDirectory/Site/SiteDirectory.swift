@@ -42,8 +42,20 @@ struct SiteDirectory: Sendable {
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
     let letters: [(key: String, people: [Int])]
     /// Display positions of the people whose slug was lengthened because their ordinary one collided with another's
-    /// (`Slug.assign`): such a slug can change when someone else joins or leaves. Almost always none.
+    /// (`Slug.assign`): such a slug can change when someone else joins or leaves. Almost always none. Ascending.
     let lengthenedSlugs: [Int]
+
+    /// Whether the slug of the person at display `position` was lengthened (`lengthenedSlugs`): otherwise it is their
+    /// ordinary slug, which follows from their record alone.
+    func hasLengthenedSlug(at position: Int) -> Bool {
+        guard !lengthenedSlugs.isEmpty else { return false }
+        var (low, high) = (0, lengthenedSlugs.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if lengthenedSlugs[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        return low < lengthenedSlugs.count && lengthenedSlugs[low] == position
+    }
     /// Each person's `User.recordDigest` by position, worked out in the parallel preparation; empty above
     /// `digestLimit` people, where `recordDigest(at:)` works one out when asked instead of holding them all.
     let recordDigests: [RenderFingerprint]

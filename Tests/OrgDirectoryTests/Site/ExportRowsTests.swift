@@ -182,10 +182,7 @@ struct ExportRowsTests {
         let made = try Self.exports(users)
         let directory = SiteDirectory(users: users, hiding: [])
         var input = FingerprintInput()
-        let lengthened = Set(directory.lengthenedSlugs)
-        let keys = directory.people.indices.map {
-            ExportRows.rowKey(at: $0, in: directory, lengthened: lengthened, input: &input)
-        }
+        let keys = directory.people.indices.map { ExportRows.rowKey(at: $0, in: directory, input: &input) }
         #expect(made.table.keys == keys)
         for export in SiteExport.allCases {
             let file = try #require(made.table.files[export])

@@ -432,6 +432,7 @@ struct SearchOverlayTests {
         }
         let (directory, cache) = try Self.base(of: SiteBenchmarkDirectory.users(count: 60) + twins)
         #expect(directory.lengthenedSlugs.count == 2)
+        #expect(directory.people.indices.filter(directory.hasLengthenedSlug(at:)) == directory.lengthenedSlugs)
         let base = try #require(cache.base)
         #expect(base.irregularSlugs.map(Int.init) == directory.lengthenedSlugs)
         let plan = try #require(SearchOverlayPlan.make(directory: directory, cache: cache, publishedBase: base.id))

@@ -282,6 +282,24 @@ struct SearchOverlayTests {
         #expect(published["1.js"]?.contains("alert") == false && published["2.js"]?.contains("alert") == false)
     }
 
+    @Test("a new base makes the records of a chunk missing from the published base, and copies the rest")
+    func newBaseMakesRecordsOfAMissingChunk() async throws {
+        var nights = try Nights()
+        defer { try? FileManager.default.removeItem(at: nights.root) }
+        let first = SiteBenchmarkDirectory.users(count: 200)
+        _ = try await nights.render(first)
+        try FileManager.default.removeItem(at: nights.publisher.output.appendingPathComponent("search/r/3.js"))
+        var second = first
+        for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
+        let report = try await nights.render(second)
+        #expect(!report.searchOverlay)
+        // Chunk 3 holds 32 base people, all but the changed few of them located.
+        #expect(report.searchRecordsFromBase > 100 && report.searchRecordsFromBase < 180 - 20)
+        #expect(
+            try Self.recordChunks(in: nights.publisher.output)
+                == Self.recordChunks(in: try await nights.scratch(second)))
+    }
+
     @Test("a record chunk is read as exactly its records, each an array of seven JSON strings, or not at all")
     func recordChunkParsing() throws {
         let directory = SiteDirectory(users: SiteBenchmarkDirectory.users(count: 40), hiding: [])

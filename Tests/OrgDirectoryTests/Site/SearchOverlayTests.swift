@@ -257,47 +257,52 @@ struct SearchOverlayTests {
         #expect(try Self.recordChunks(in: nights.publisher.output) == Self.recordChunks(in: scratch))
     }
 
-    @Test("a new base makes the records of a published chunk that is not exactly its records, and copies the rest")
-    func newBaseMakesRecordsOfADamagedChunk() async throws {
+    /// A new-base night (a tenth of 200 people retitled) over a first night whose published record chunks `damage`
+    /// changed: the night's report, its record chunks and those of a build from scratch.
+    static func newBaseNight(
+        afterDamaging damage: (URL) throws -> Void
+    ) async throws -> (report: SiteReport, published: [String: String], scratch: [String: String]) {
         var nights = try Nights()
         defer { try? FileManager.default.removeItem(at: nights.root) }
         let first = SiteBenchmarkDirectory.users(count: 200)
         _ = try await nights.render(first)
-        // Chunk 1 with a record cut short and chunk 2 with a script after its records: neither is read.
-        let chunks = nights.publisher.output.appendingPathComponent("search/r")
-        let one = try String(contentsOf: chunks.appendingPathComponent("1.js"), encoding: .utf8)
-        try one.replacingOccurrences(of: "\"],[\"", with: "\"]],[\"").write(
-            to: chunks.appendingPathComponent("1.js"), atomically: true, encoding: .utf8)
-        let two = try String(contentsOf: chunks.appendingPathComponent("2.js"), encoding: .utf8)
-        try two.replacingOccurrences(of: "]);\n", with: "]);alert(1);\n").write(
-            to: chunks.appendingPathComponent("2.js"), atomically: true, encoding: .utf8)
+        try damage(nights.publisher.output.appendingPathComponent("search/r"))
         var second = first
         for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
         let report = try await nights.render(second)
+        return (
+            report, try Self.recordChunks(in: nights.publisher.output),
+            try Self.recordChunks(in: try await nights.scratch(second))
+        )
+    }
+
+    @Test("a new base makes the records of a published chunk that is not exactly its records, and copies the rest")
+    func newBaseMakesRecordsOfADamagedChunk() async throws {
+        let (report, published, scratch) = try await Self.newBaseNight { chunks in
+            // Chunk 1 with a record cut short and chunk 2 with a script after its records: neither is read.
+            let one = try String(contentsOf: chunks.appendingPathComponent("1.js"), encoding: .utf8)
+            try one.replacingOccurrences(of: "\"],[\"", with: "\"]],[\"").write(
+                to: chunks.appendingPathComponent("1.js"), atomically: true, encoding: .utf8)
+            let two = try String(contentsOf: chunks.appendingPathComponent("2.js"), encoding: .utf8)
+            try two.replacingOccurrences(of: "]);\n", with: "]);alert(1);\n").write(
+                to: chunks.appendingPathComponent("2.js"), atomically: true, encoding: .utf8)
+        }
         #expect(!report.searchOverlay)
         // Chunks 1 and 2 hold 64 base people, all but the changed few of them located.
         #expect(report.searchRecordsFromBase > 60 && report.searchRecordsFromBase < 180 - 40)
-        let published = try Self.recordChunks(in: nights.publisher.output)
-        #expect(published == (try Self.recordChunks(in: try await nights.scratch(second))))
+        #expect(published == scratch)
         #expect(published["1.js"]?.contains("alert") == false && published["2.js"]?.contains("alert") == false)
     }
 
     @Test("a new base makes the records of a chunk missing from the published base, and copies the rest")
     func newBaseMakesRecordsOfAMissingChunk() async throws {
-        var nights = try Nights()
-        defer { try? FileManager.default.removeItem(at: nights.root) }
-        let first = SiteBenchmarkDirectory.users(count: 200)
-        _ = try await nights.render(first)
-        try FileManager.default.removeItem(at: nights.publisher.output.appendingPathComponent("search/r/3.js"))
-        var second = first
-        for index in stride(from: 0, to: 200, by: 10) { second[index].jobTitle = "Moved \(index)" }
-        let report = try await nights.render(second)
+        let (report, published, scratch) = try await Self.newBaseNight { chunks in
+            try FileManager.default.removeItem(at: chunks.appendingPathComponent("3.js"))
+        }
         #expect(!report.searchOverlay)
         // Chunk 3 holds 32 base people, all but the changed few of them located.
         #expect(report.searchRecordsFromBase > 100 && report.searchRecordsFromBase < 180 - 20)
-        #expect(
-            try Self.recordChunks(in: nights.publisher.output)
-                == Self.recordChunks(in: try await nights.scratch(second)))
+        #expect(published == scratch)
     }
 
     @Test("a record chunk is read as exactly its records, each an array of seven JSON strings, or not at all")

@@ -142,6 +142,15 @@ public struct BuildPipeline: Sendable {
         // Named before it is written: the site links this run's changes to it, and the preparations kept for the next
         // run name it.
         let snapshotName = snapshots.nextName(takenAt: now)
+        // Whose pages tonight's changes reach: the render takes those people's fingerprints and carries the rest.
+        let reach =
+            previous.flatMap { previous in
+                latest.map {
+                    PageReach(
+                        recording: snapshotName, baseline: $0.name, previous: previous.people, current: people,
+                        diff: diff, unequal: unequal)
+                }
+            } ?? PageReach(recording: snapshotName)
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, named: snapshotName,
             people: people.count)
@@ -166,7 +175,7 @@ public struct BuildPipeline: Sendable {
                 searchTokens: (await searchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
                 fingerprints: (await storedFingerprints, fingerprintStore),
                 preparations: (keptPreparations, preparationStore, preparationContext, snapshotName),
-                publisher: publisher, clock: &clock)
+                reach: reach, publisher: publisher, clock: &clock)
         } catch {
             if case .success(let file) = await pendingSnapshot { file.discard() }
             throw error
@@ -213,7 +222,7 @@ public struct BuildPipeline: Sendable {
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
             peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized,
             exportRowsCopied: counts.exportRowsCopied, keptRowsCopied: counts.keptRowsCopied,
-            peoplePreparedBefore: counts.peoplePreparedBefore)
+            peoplePreparedBefore: counts.peoplePreparedBefore, fingerprintsCarried: counts.fingerprintsCarried)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -368,7 +377,7 @@ public struct BuildPipeline: Sendable {
         preparations: (
             kept: KeptPreparations?, store: PreparationCacheStore, context: RenderFingerprint, snapshot: String
         ),
-        publisher: SitePublisher, clock: inout StageClock
+        reach: PageReach, publisher: SitePublisher, clock: inout StageClock
     ) async throws(BuildError) -> PublishCounts {
         let fingerprintStore = fingerprints.store
         let staging: StagingDirectory
@@ -415,7 +424,7 @@ public struct BuildPipeline: Sendable {
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
                 keptRows: exportRows.store.keptRows, preparations: preparations.kept,
                 keepingPreparations: true, savingPreparations: savingPreparationsEarly ? preparationSaving : nil,
-                to: staging)
+                reach: reach, to: staging)
         } catch {
             publisher.discard(staging)
             throw .site(error.localizedDescription)
@@ -457,7 +466,7 @@ public struct BuildPipeline: Sendable {
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
             peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied,
             keptRowsCopied: report.keptRowsCopied, peoplePreparedBefore: report.peoplePreparedBefore,
-            warnings: warnings)
+            fingerprintsCarried: report.fingerprintsCarried, warnings: warnings)
     }
 }
 
@@ -549,5 +558,6 @@ struct PublishCounts {
     var exportRowsCopied: Int
     var keptRowsCopied: Int
     var peoplePreparedBefore: Int
+    var fingerprintsCarried: Int
     var warnings: [String]
 }

@@ -37,4 +37,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// People whose preparation for the site directory (sort key, slug, phone links, record digest) came from the
     /// run before (`preparations.bin` in the state folder) because their record was the one in the last snapshot.
     public var peoplePreparedBefore: Int = 0
+    /// Of `peopleReused`, people whose render fingerprint was carried from the run before without being taken
+    /// again, because none of tonight's changes reached their page (their record, their manager, their reports).
+    public var fingerprintsCarried: Int = 0
 }

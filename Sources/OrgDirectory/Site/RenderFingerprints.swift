@@ -31,6 +31,10 @@ public struct RenderFingerprints: Sendable, Equatable {
     private var made: [[Entry]]?
     /// Where `encode` copies lines from, for fingerprints a render made (see `LineSource`).
     private var copiedLines: LineSource?
+    /// What the pages shared when these were made, stamped with the snapshot the run recorded: the next run carries
+    /// the fingerprints of the people its changes do not reach only when its own is the same (`PageReach`). Nil when
+    /// unknown (a render not given its `PageReach`, and a file without it): then nothing is carried.
+    var context: PageContext?
 
     /// One person's fingerprint as a render made it, with the slug their files are named by. The id is nil for
     /// someone whose line `encode` copies from an earlier file (`LineSource.copies(count:)`): reaching each person's id
@@ -39,7 +43,7 @@ public struct RenderFingerprints: Sendable, Equatable {
     typealias Entry = (id: String?, fingerprint: RenderFingerprint, slug: String)
 
     /// The first line of the file: names the format and its version.
-    static let header = "orgdir render fingerprints 2"
+    static let header = "orgdir render fingerprints 3"
 
     init(output: String, byID: [String: RenderFingerprint] = [:]) {
         self.output = output
@@ -143,11 +147,11 @@ public struct RenderFingerprints: Sendable, Equatable {
     }
 
     /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
-    /// then `<hex> <slug>/<id>` per line (a slug never holds a `/`; empty when unknown) in id order: a render's
-    /// own in its directory's id order (`madeIDOrder`, laid out, not sorted: sorting a hundred thousand ids was most
-    /// of writing the file), or in the order it made them when that is unknown. Ids that could break a line are
-    /// left out: those people are simply rendered next time. Why id order: the next run merges the file with its
-    /// people (`IDOrderedLines`) instead of mapping every id.
+    /// the pages' context (`PageContext.line`, or `context unknown`), then `<hex> <slug>/<id>` per line (a slug never
+    /// holds a `/`; empty when unknown) in id order: a render's own in its directory's id order (`madeIDOrder`, laid
+    /// out, not sorted: sorting a hundred thousand ids was most of writing the file), or in the order it made them
+    /// when that is unknown. Ids that could break a line are left out: those people are simply rendered next time.
+    /// Why id order: the next run merges the file with its people (`IDOrderedLines`) instead of mapping every id.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         encode { out += $0 }
@@ -171,6 +175,8 @@ public struct RenderFingerprints: Sendable, Equatable {
     private func encodeLines<Failure: Error>(into out: inout PieceBuffer<Failure>) throws(Failure) {
         out.bytes += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
         out.bytes += Array("people \(peopleMade.map(String.init) ?? "unknown")\n".utf8)
+        let contextLine = context.flatMap { $0.snapshot.contains(where: \.isNewline) ? nil : $0.line }
+        out.bytes += Array("\(contextLine ?? "context unknown")\n".utf8)
         /// One line, `hex slug/id`.
         func append(_ digest: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer) {
             digest.appendHex(to: &out.bytes)
@@ -276,7 +282,8 @@ public struct RenderFingerprints: Sendable, Equatable {
         }
         func text(_ line: UnsafeRawBufferPointer?) -> String? { line.map { String(decoding: $0, as: UTF8.self) } }
         guard text(nextLine()) == header, text(nextLine()) == "version \(OrgDirVersion.current)",
-            text(nextLine()) == "output \(output)", let people = nextLine(), people.starts(with: "people ".utf8)
+            text(nextLine()) == "output \(output)", let people = nextLine(), people.starts(with: "people ".utf8),
+            let context = text(nextLine()), context.hasPrefix("context ")
         else { return nil }
         var lines: [(fingerprint: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer)] = []
         lines.reserveCapacity(bytes.count / 80)
@@ -319,6 +326,7 @@ public struct RenderFingerprints: Sendable, Equatable {
             decoded.slugs = slugList?.count == byID.count ? slugList : nil
         }
         decoded.peopleMade = Int(String(decoding: people.dropFirst(7), as: UTF8.self))
+        decoded.context = PageContext(line: context[...])
         return decoded
     }
 

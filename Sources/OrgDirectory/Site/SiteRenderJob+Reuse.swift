@@ -14,6 +14,8 @@ extension SiteRenderJob {
         var reused = 0
         /// Of `rendered`, people whose prerendered files were kept.
         var prerendered = 0
+        /// People whose fingerprint was carried from `previous` (no change reached their page) instead of taken.
+        var carried = 0
     }
 
     /// `people/<slug>.md`, `.html` and `.vcf` for the people in `range`, keeping the files prerendered for
@@ -26,10 +28,13 @@ extension SiteRenderJob {
     ///
     /// With `omittingCopiedIDs` (the render's fingerprint file copies the lines of the site `inPlace` describes, see
     /// `RenderFingerprints.LineSource`), the fingerprints of people whose fingerprint is `inPlace`'s carry no id.
+    ///
+    /// With `reached` (by display position, `PageReach.reached(in:)`), the fingerprint of a person no change reached
+    /// is `previous`'s, carried rather than taken again; debug builds take it anyway and stop where the two differ.
     func renderPeople(
         _ range: Range<Int>, reusing previous: [RenderFingerprint?]?, inPlace: [RenderFingerprint?]? = nil,
-        prerendered: PrerenderedPeople? = nil, site: RenderFingerprint, listingPaths: Bool = true,
-        omittingCopiedIDs: Bool = false, to output: some SiteOutput
+        reached: [Bool]? = nil, prerendered: PrerenderedPeople? = nil, site: RenderFingerprint,
+        listingPaths: Bool = true, omittingCopiedIDs: Bool = false, to output: some SiteOutput
     ) throws(SiteError) -> PeopleChunk {
         var chunk = PeopleChunk(start: range.lowerBound)
         if listingPaths { chunk.paths.reserveCapacity(range.count * 3) }
@@ -46,13 +51,36 @@ extension SiteRenderJob {
         let keepsInPlace = inPlace != nil && output.keepsInPlace
         var keptInPlace = 0
         defer { if keptInPlace > 0 { _ = output.keepInPlace(fileCount: keptInPlace) } }
-        for position in range {
-            let person = directory.people[position]
-            let links = PersonLinks(of: person, in: directory)
+        /// The fingerprint of the person at `position`, taken.
+        func takeFingerprint(of person: SitePerson, at position: Int, links: PersonLinks) -> RenderFingerprint {
             input.reset()
             addFingerprintInput(
                 of: person, recordDigest: directory.recordDigest(at: position), links: links, site: site, to: &input)
-            let fingerprint = input.fingerprint
+            return input.fingerprint
+        }
+        for position in range {
+            let person = directory.people[position]
+            let fingerprint: RenderFingerprint
+            // Made only for a fingerprint taken or a page rendered: a carried one needs no links.
+            var madeLinks: PersonLinks?
+            func links() -> PersonLinks {
+                if let madeLinks { return madeLinks }
+                let links = PersonLinks(of: person, in: directory)
+                madeLinks = links
+                return links
+            }
+            if let reached, !reached[position], let carried = previous?[position] {
+                fingerprint = carried
+                chunk.carried += 1
+                #if DEBUG
+                    let taken = takeFingerprint(of: person, at: position, links: links())
+                    if taken != carried {
+                        assertionFailure("no change reached \(person.user.id)'s page, but its fingerprint changed")
+                    }
+                #endif
+            } else {
+                fingerprint = takeFingerprint(of: person, at: position, links: links())
+            }
             let copied = omittingCopiedIDs && inPlace?[position] == fingerprint
             chunk.fingerprints.append((copied ? nil : person.user.id, fingerprint, person.slug))
             if let early = prerendered?[person.user.id] {
@@ -74,7 +102,7 @@ extension SiteRenderJob {
                 }
             }
             let before = chunk.paths.count
-            try renderPerson(person, links: links, to: output, paths: &chunk.paths)
+            try renderPerson(person, links: links(), to: output, paths: &chunk.paths)
             chunk.fileCount += chunk.paths.count - before
             if !listingPaths { chunk.paths.removeAll(keepingCapacity: true) }
             chunk.rendered += 1

@@ -66,7 +66,7 @@ public struct SiteRenderer: Sendable {
         exportRows: ExportRows? = nil,
         keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
         keepingPreparations: Bool = false,
-        savingPreparations: PreparationSaving? = nil, to output: some SiteOutput
+        savingPreparations: PreparationSaving? = nil, reach: PageReach? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         var built = await SiteDirectory.build(
             users: people, hiding: options.hideFields, early: prerendered, kept: preparations,
@@ -124,6 +124,25 @@ public struct SiteRenderer: Sendable {
                 )
             })
         let overlayPlan = located?.plan
+        // What the pages share, kept with the fingerprints; and whose fingerprints are carried from `previous`.
+        let context = site.flatMap { site in
+            reach.map { reach in
+                PageContext(
+                    snapshot: reach.snapshot, site: site,
+                    history: PageContext.historyDigest(
+                        history, startsAt: placedHistory.startsAt, generatedAt: generatedAt),
+                    departments: PageContext.departmentsDigest(directory.departments),
+                    lengthenedSlugs: directory.lengthenedSlugs.count)
+            }
+        }
+        let reached = context.flatMap { context in
+            reach.flatMap { reach in
+                Self.carriesFingerprints(
+                    from: previous?.context, to: context, reach: reach, history: history,
+                    startsAt: placedHistory.startsAt, generatedAt: generatedAt, directory: directory)
+                    ? reach.reached(in: directory) : nil
+            }
+        }
         let job = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
@@ -218,7 +237,7 @@ public struct SiteRenderer: Sendable {
                     if let site {
                         pending.append {
                             let chunk = try job.renderPeople(
-                                range, reusing: previousByPosition, inPlace: inPlaceByPosition,
+                                range, reusing: previousByPosition, inPlace: inPlaceByPosition, reached: reached,
                                 prerendered: prerendered, site: site, listingPaths: listingPaths,
                                 omittingCopiedIDs: omittingCopiedIDs, to: output)
                             return RenderPart(chunk.paths, fileCount: chunk.fileCount, people: chunk)
@@ -242,6 +261,7 @@ public struct SiteRenderer: Sendable {
                         people.rendered += chunk.rendered
                         people.reused += chunk.reused
                         people.prerendered += chunk.prerendered
+                        people.carried += chunk.carried
                     }
                 }
                 var limiter = TaskLimiter(limit: workers)
@@ -267,6 +287,7 @@ public struct SiteRenderer: Sendable {
         report.peopleRendered = site == nil ? directory.people.count : people.rendered
         report.peopleReused = people.reused
         report.peoplePrerendered = people.prerendered
+        report.fingerprintsCarried = people.carried
         // The token part ran only in the concurrent layout; otherwise everyone was tokenized.
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
@@ -283,12 +304,34 @@ public struct SiteRenderer: Sendable {
         report.keptRowsCopied = keptFiles.reduce(0) { $0 + $1.copied }
         report.warnings = keptFiles.sorted { $0.kind.rawValue < $1.kind.rawValue }.compactMap(\.warning) + warnings
         report.fingerprints = published.map { output in
-            RenderFingerprints(
+            var made = RenderFingerprints(
                 output: output, inOrder: fingerprintChunks.sorted { $0.start < $1.start }.map(\.fingerprints),
                 idOrder: idOrder, copying: inPlaceMerged?.lines)
+            made.context = context
+            return made
         }
         BackgroundRelease.drop((consume job, consume directory))
         return report
+    }
+}
+
+extension SiteRenderer {
+    /// Whether a render whose pages share `context` can carry, from fingerprints kept with `before`, those of the
+    /// people `reach` says no change reached: the fingerprints were made with the snapshot the night's changes were
+    /// found against, and everything a page takes from outside the people is as it was then, tonight's changes
+    /// aside (`history` without tonight's night). Not with a lengthened slug on either side (one person's change
+    /// can lengthen another's), nor when two people share an id (whose links the reach, by id, cannot place).
+    static func carriesFingerprints(
+        from before: PageContext?, to context: PageContext, reach: PageReach, history: ChangeHistory,
+        startsAt: Date?, generatedAt: Date, directory: SiteDirectory
+    ) -> Bool {
+        guard let before, let baseline = reach.baseline, before.snapshot == baseline, before.site == context.site,
+            before.departments == context.departments, before.lengthenedSlugs == 0, context.lengthenedSlugs == 0,
+            directory.placesByPosition
+        else { return false }
+        let historyBefore = PageContext.historyDigest(
+            history, startsAt: startsAt, generatedAt: generatedAt, leavingOut: context.snapshot)
+        return before.history == historyBefore
     }
 }
 

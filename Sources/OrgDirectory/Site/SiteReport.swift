@@ -16,6 +16,9 @@ public struct SiteReport: Sendable, Equatable {
     public var peopleReused: Int = 0
     /// Of `peopleRendered`, people whose pages were rendered while the fetch was still running and kept.
     public var peoplePrerendered: Int = 0
+    /// People whose render fingerprint was carried from the published site's because no change reached their page
+    /// (`PageReach`), instead of taken again.
+    public var fingerprintsCarried: Int = 0
     /// Every person's render fingerprint, for the next run; nil when the render was not asked to keep them.
     public var fingerprints: RenderFingerprints?
     /// People whose search tokens were worked out by this render (the others were numbered while the build

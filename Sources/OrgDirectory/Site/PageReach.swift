@@ -1,0 +1,75 @@
+/// Whose person pages a night's changes can reach, worked out from the night's diff: a nightly run takes the render
+/// fingerprints of these people alone and carries everyone else's from the run before, when the run before kept
+/// the same `PageContext` (tonight's own changes aside).
+///
+/// Why: taking everyone's fingerprint read, for each of a hundred thousand people, their manager's and reports'
+/// names, slugs and titles (strings nothing else touches that night), about a tenth of a nightly run's work, to
+/// find the few hundred pages that changed. A page shows its person's record, their manager and their direct
+/// reports: a change reaches the changed person's page, the pages of their managers (before and after) and of
+/// their reports. Everything else a page shows is the context's. Debug builds (the tests) take every carried
+/// fingerprint again and stop at one that differs.
+public struct PageReach: Sendable {
+    /// The snapshot this run records: the fingerprints it makes are stamped with it.
+    let snapshot: String
+    /// The snapshot the night's changes were found against: the fingerprints carried must be the ones made with it.
+    /// Nil on a first run, which carries nothing.
+    let baseline: String?
+    /// Whose own page a change reaches: everyone whose record changed or who joined, and the managers their
+    /// records named before and after, and those of everyone who left (a page lists its person's reports).
+    let people: Set<String>
+    /// Whose direct reports' pages a change reaches: everyone whose record changed, who joined or who left (a page
+    /// names and links its person's manager).
+    let managers: Set<String>
+
+    /// A first run's: nothing to carry, but the fingerprints it makes are stamped with `snapshot`.
+    public init(recording snapshot: String) {
+        self.snapshot = snapshot
+        baseline = nil
+        people = []
+        managers = []
+    }
+
+    /// The reach of the night from `previous` (the people of the snapshot named `baseline`) to `current`, both in id
+    /// order: `diff` is between them, and `unequal` holds the id of everyone in both whose record differs at all
+    /// (`DirectoryDiff.between(canonical:_:unequal:)`), a change the diff does not report included.
+    init(
+        recording snapshot: String, baseline: String, previous: [User], current: [User], diff: DirectoryDiff,
+        unequal: Set<String>
+    ) {
+        var people = unequal
+        var managers = unequal
+        for joiner in diff.joiners {
+            people.insert(joiner.id)
+            managers.insert(joiner.id)
+            if let manager = joiner.manager { people.insert(manager.id) }
+        }
+        for leaver in diff.leavers {
+            managers.insert(leaver.id)
+            if let manager = leaver.manager { people.insert(manager.id) }
+        }
+        // The changed people's managers, before and after: a few hundred found by id among everyone.
+        for id in unequal {
+            for side in [previous, current] {
+                if let index = side.indexSortedByID(of: id), let manager = side[index].manager {
+                    people.insert(manager.id)
+                }
+            }
+        }
+        self.snapshot = snapshot
+        self.baseline = baseline
+        self.people = people
+        self.managers = managers
+    }
+
+    /// By display position of `directory`, whether a change reaches the person's page.
+    func reached(in directory: SiteDirectory) -> [Bool] {
+        var reached = [Bool](repeating: false, count: directory.people.count)
+        for id in people {
+            if let position = directory.positionByID[id] { reached[position] = true }
+        }
+        for id in managers {
+            for position in directory.reportsByManagerID[id] ?? [] { reached[position] = true }
+        }
+        return reached
+    }
+}

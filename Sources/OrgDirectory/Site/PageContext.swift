@@ -17,9 +17,10 @@ struct PageContext: Sendable, Equatable {
     var history: RenderFingerprint
     /// `departmentsDigest` of the site's departments.
     var departments: RenderFingerprint
-    /// How many people had a lengthened slug (`SiteDirectory.lengthenedSlugs`): such a slug can change when someone
-    /// else joins, leaves or is renamed, so a context with any carries nothing.
-    var lengthenedSlugs: Int
+    /// The ids of the people whose slug was lengthened (`SiteDirectory.lengthenedSlugs`), in id order: such a slug
+    /// follows from its person's record too, but is lengthened only while someone else's ordinary slug is the same,
+    /// so it can change when someone else joins, leaves or is renamed. Nil when an id cannot be written on the line.
+    var lengthened: [String]?
 
     /// The history as far as a person page without tonight's events reads it: the date shown on the pages of people
     /// with no event (`SiteHistory.startsAt`, else the run's own `generatedAt`), and each retained night (its
@@ -63,22 +64,30 @@ struct PageContext: Sendable, Equatable {
         return input.fingerprint
     }
 
-    /// The line `RenderFingerprints` keeps it as: `context <site> <history> <departments> <lengthened> <snapshot>`
-    /// (the snapshot's name last, whatever it holds but a line break).
-    var line: String {
-        "context \(site.hex) \(history.hex) \(departments.hex) \(lengthenedSlugs) \(snapshot)"
+    /// The two lines `RenderFingerprints` keeps it as: `context <site> <history> <departments> <snapshot>` (the
+    /// snapshot's name last, whatever it holds but a line break), then `lengthened` and each of those ids after a
+    /// space, or `lengthened unknown`.
+    var lines: String {
+        let ids = lengthened.flatMap { ids in
+            ids.contains { $0.isEmpty || $0.contains(where: { $0.isWhitespace }) } ? nil : ids
+        }
+        return "context \(site.hex) \(history.hex) \(departments.hex) \(snapshot)\n"
+            + (ids.map { (["lengthened"] + $0).joined(separator: " ") } ?? "lengthened unknown")
     }
 
-    /// The context a `line` holds; nil for anything else.
-    init?(line: Substring) {
-        let parts = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "context", let site = Self.digest(parts[1]),
-            let history = Self.digest(parts[2]), let departments = Self.digest(parts[3]),
-            let lengthened = Int(parts[4]), lengthened >= 0, !parts[5].isEmpty
+    /// The context `lines` holds, given as its two lines; nil for anything else.
+    init?(line: Substring, lengthenedLine: Substring) {
+        let parts = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
+        let ids = lengthenedLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "context", let site = Self.digest(parts[1]),
+            let history = Self.digest(parts[2]), let departments = Self.digest(parts[3]), !parts[4].isEmpty,
+            ids.first == "lengthened"
         else { return nil }
+        let lengthened = ids.dropFirst()
         self.init(
-            snapshot: String(parts[5]), site: site, history: history, departments: departments,
-            lengthenedSlugs: lengthened)
+            snapshot: String(parts[4]), site: site, history: history, departments: departments,
+            lengthened: lengthened == ["unknown"] || lengthened.contains(where: \.isEmpty)
+                ? nil : lengthened.map(String.init))
     }
 
     /// A digest written as `RenderFingerprint.hex`.
@@ -89,12 +98,12 @@ struct PageContext: Sendable, Equatable {
 
     init(
         snapshot: String, site: RenderFingerprint, history: RenderFingerprint, departments: RenderFingerprint,
-        lengthenedSlugs: Int
+        lengthened: [String]?
     ) {
         self.snapshot = snapshot
         self.site = site
         self.history = history
         self.departments = departments
-        self.lengthenedSlugs = lengthenedSlugs
+        self.lengthened = lengthened
     }
 }

@@ -61,14 +61,24 @@ public struct PageReach: Sendable {
         self.managers = managers
     }
 
-    /// By display position of `directory`, whether a change reaches the person's page.
-    func reached(in directory: SiteDirectory) -> [Bool] {
+    /// By display position of `directory`, whether a change reaches the person's page. `slugsChanged` are the ids
+    /// of people whose slug was lengthened or shortened since (a collision of ordinary slugs began or ended): their
+    /// own pages, their manager's and their reports' show it.
+    func reached(in directory: SiteDirectory, slugsChanged: Set<String> = []) -> [Bool] {
         var reached = [Bool](repeating: false, count: directory.people.count)
         for id in people {
             if let position = directory.positionByID[id] { reached[position] = true }
         }
         for id in managers {
             for position in directory.reportsByManagerID[id] ?? [] { reached[position] = true }
+        }
+        for id in slugsChanged {
+            guard let position = directory.positionByID[id] else { continue }
+            reached[position] = true
+            if let manager = directory.people[position].user.manager, let at = directory.positionByID[manager.id] {
+                reached[at] = true
+            }
+            for report in directory.reportsByManagerID[id] ?? [] { reached[report] = true }
         }
         return reached
     }

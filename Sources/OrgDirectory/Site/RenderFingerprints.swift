@@ -147,7 +147,7 @@ public struct RenderFingerprints: Sendable, Equatable {
     }
 
     /// The file's text: the header, the orgdir version, the output folder, the number of people the render made,
-    /// the pages' context (`PageContext.line`, or `context unknown`), then `<hex> <slug>/<id>` per line (a slug never
+    /// the pages' context (`PageContext.lines`, or two lines saying it is unknown), then `<hex> <slug>/<id>` per line (a slug never
     /// holds a `/`; empty when unknown) in id order: a render's own in its directory's id order (`madeIDOrder`, laid
     /// out, not sorted: sorting a hundred thousand ids was most of writing the file), or in the order it made them
     /// when that is unknown. Ids that could break a line are left out: those people are simply rendered next time.
@@ -175,8 +175,8 @@ public struct RenderFingerprints: Sendable, Equatable {
     private func encodeLines<Failure: Error>(into out: inout PieceBuffer<Failure>) throws(Failure) {
         out.bytes += Array("\(Self.header)\nversion \(OrgDirVersion.current)\noutput \(output)\n".utf8)
         out.bytes += Array("people \(peopleMade.map(String.init) ?? "unknown")\n".utf8)
-        let contextLine = context.flatMap { $0.snapshot.contains(where: \.isNewline) ? nil : $0.line }
-        out.bytes += Array("\(contextLine ?? "context unknown")\n".utf8)
+        let contextLines = context.flatMap { $0.snapshot.contains(where: \.isNewline) ? nil : $0.lines }
+        out.bytes += Array("\(contextLines ?? "context unknown\nlengthened unknown")\n".utf8)
         /// One line, `hex slug/id`.
         func append(_ digest: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer) {
             digest.appendHex(to: &out.bytes)
@@ -283,7 +283,8 @@ public struct RenderFingerprints: Sendable, Equatable {
         func text(_ line: UnsafeRawBufferPointer?) -> String? { line.map { String(decoding: $0, as: UTF8.self) } }
         guard text(nextLine()) == header, text(nextLine()) == "version \(OrgDirVersion.current)",
             text(nextLine()) == "output \(output)", let people = nextLine(), people.starts(with: "people ".utf8),
-            let context = text(nextLine()), context.hasPrefix("context ")
+            let context = text(nextLine()), context.hasPrefix("context "), let lengthened = text(nextLine()),
+            lengthened.hasPrefix("lengthened")
         else { return nil }
         var lines: [(fingerprint: RenderFingerprint, slug: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer)] = []
         lines.reserveCapacity(bytes.count / 80)
@@ -326,7 +327,7 @@ public struct RenderFingerprints: Sendable, Equatable {
             decoded.slugs = slugList?.count == byID.count ? slugList : nil
         }
         decoded.peopleMade = Int(String(decoding: people.dropFirst(7), as: UTF8.self))
-        decoded.context = PageContext(line: context[...])
+        decoded.context = PageContext(line: context[...], lengthenedLine: lengthened[...])
         return decoded
     }
 

@@ -132,15 +132,17 @@ public struct SiteRenderer: Sendable {
                     history: PageContext.historyDigest(
                         history, startsAt: placedHistory.startsAt, generatedAt: generatedAt),
                     departments: PageContext.departmentsDigest(directory.departments),
-                    lengthenedSlugs: directory.lengthenedSlugs.count)
+                    lengthened: directory.lengthenedSlugs.map { directory.people[$0].user.id }.sorted {
+                        $0.utf8.lexicographicallyPrecedes($1.utf8)
+                    })
             }
         }
         let reached = context.flatMap { context in
             reach.flatMap { reach in
-                Self.carriesFingerprints(
+                Self.slugsChanged(
                     from: previous?.context, to: context, reach: reach, history: history,
-                    startsAt: placedHistory.startsAt, generatedAt: generatedAt, directory: directory)
-                    ? reach.reached(in: directory) : nil
+                    startsAt: placedHistory.startsAt, generatedAt: generatedAt, directory: directory
+                ).map { reach.reached(in: directory, slugsChanged: $0) }
             }
         }
         let job = SiteRenderJob(
@@ -317,21 +319,23 @@ public struct SiteRenderer: Sendable {
 
 extension SiteRenderer {
     /// Whether a render whose pages share `context` can carry, from fingerprints kept with `before`, those of the
-    /// people `reach` says no change reached: the fingerprints were made with the snapshot the night's changes were
-    /// found against, and everything a page takes from outside the people is as it was then, tonight's changes
-    /// aside (`history` without tonight's night). Not with a lengthened slug on either side (one person's change
-    /// can lengthen another's), nor when two people share an id (whose links the reach, by id, cannot place).
-    static func carriesFingerprints(
+    /// people `reach` says no change reached, and if so the ids of the people whose slug was lengthened on one side
+    /// only (their slug changed with nothing in their record: `PageReach.reached(in:slugsChanged:)`); nil when it
+    /// cannot. It can when the fingerprints were made with the snapshot the night's changes were found against, and
+    /// everything else a page takes from outside the people is as it was then, tonight's changes aside (`history`
+    /// without tonight's night); not when two people share an id (whose links the reach, by id, cannot place).
+    static func slugsChanged(
         from before: PageContext?, to context: PageContext, reach: PageReach, history: ChangeHistory,
         startsAt: Date?, generatedAt: Date, directory: SiteDirectory
-    ) -> Bool {
+    ) -> Set<String>? {
         guard let before, let baseline = reach.baseline, before.snapshot == baseline, before.site == context.site,
-            before.departments == context.departments, before.lengthenedSlugs == 0, context.lengthenedSlugs == 0,
-            directory.placesByPosition
-        else { return false }
-        let historyBefore = PageContext.historyDigest(
-            history, startsAt: startsAt, generatedAt: generatedAt, leavingOut: context.snapshot)
-        return before.history == historyBefore
+            before.departments == context.departments, let lengthenedBefore = before.lengthened,
+            let lengthened = context.lengthened, directory.placesByPosition,
+            before.history
+                == PageContext.historyDigest(
+                    history, startsAt: startsAt, generatedAt: generatedAt, leavingOut: context.snapshot)
+        else { return nil }
+        return Set(lengthenedBefore).symmetricDifference(lengthened)
     }
 }
 

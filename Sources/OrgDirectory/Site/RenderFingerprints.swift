@@ -36,11 +36,12 @@ public struct RenderFingerprints: Sendable, Equatable {
     /// unknown (a render not given its `PageReach`, and a file without it): then nothing is carried.
     var context: PageContext?
 
-    /// One person's fingerprint as a render made it, with the slug their files are named by. The id is nil for
-    /// someone whose line `encode` copies from an earlier file (`LineSource.copies(count:)`): reaching each person's id
-    /// in the render, in a place of its own, was a retain and a cache miss for each of a hundred thousand people
-    /// (some 22 of 1,100 samples of a nightly, `Benchmarks/profile-nightly.sh`) for lines nobody writes.
-    typealias Entry = (id: String?, fingerprint: RenderFingerprint, slug: String)
+    /// One person's fingerprint as a render made it, with the slug their files are named by. The id and the slug
+    /// are nil for someone whose line `encode` copies from an earlier file (`LineSource.copies(count:)`): reaching
+    /// each person's id in the render, in a place of its own, was a retain and a cache miss for each of a hundred
+    /// thousand people (some 22 of 1,100 samples of a nightly, `Benchmarks/profile-nightly.sh`) for lines nobody
+    /// writes, and so was the slug.
+    typealias Entry = (id: String?, fingerprint: RenderFingerprint, slug: String?)
 
     /// The first line of the file: names the format and its version.
     static let header = "orgdir render fingerprints 3"
@@ -71,7 +72,8 @@ public struct RenderFingerprints: Sendable, Equatable {
         for chunk in made {
             for entry in chunk { if let id = entry.id { indexed.byID[id] = entry.fingerprint } }
         }
-        indexed.slugs = made.flatMap { $0.map(\.slug) }
+        let slugs = made.flatMap { $0.compactMap(\.slug) }
+        indexed.slugs = slugs.count == indexed.peopleMade ? slugs : nil
         return indexed
     }
 

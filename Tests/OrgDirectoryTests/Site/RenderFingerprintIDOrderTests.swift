@@ -29,7 +29,7 @@ struct RenderFingerprintIDOrderTests {
             inOrder: stride(from: 0, to: entries.count, by: 64).map {
                 Array(entries[$0..<min($0 + 64, entries.count)])
             }, idOrder: order)
-        let ids = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(4).map {
+        let ids = String(decoding: made.encoded(), as: UTF8.self).split(separator: "\n").dropFirst(6).map {
             String($0.split(separator: "/", maxSplits: 1)[1])
         }
         #expect(ids == users.map(\.id), "lines in id order")

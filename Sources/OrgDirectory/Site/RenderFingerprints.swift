@@ -383,6 +383,41 @@ public struct RenderFingerprints: Sendable, Equatable {
         return Set(slugs.filter { !current.contains($0) })
     }
 
+    /// `staleSlugs(in:idOrder:)` from `merged`, these lines by `directory`'s display positions (the merge
+    /// `byPosition(in:idOrder:keepingLines:)` made), rather than merging them with the people again: a line's slug is
+    /// stale when no person has the line, or its person has another slug now, unless someone who joined or changed
+    /// slug has it. The slug of a person `sameSlug` says kept theirs (their fingerprint is the line's, and a
+    /// fingerprint covers the slug) is not read at all. Nil where `staleSlugs(in:idOrder:)` is.
+    ///
+    /// Why: the second merge read everyone's id, and the comparison everyone's slug, each a string nothing else
+    /// reached in that stretch of a nightly run: some 20 of its 650 samples (`Benchmarks/profile-ab.sh`).
+    func staleSlugs(in directory: SiteDirectory, merged: LineSource, sameSlug: (Int) -> Bool) -> Set<String>? {
+        guard let idOrdered, merged.lines.count == idOrdered.count, idOrdered.slugs != nil,
+            peopleMade == idOrdered.count,
+            merged.lineAtPosition.count == directory.people.count
+        else { return nil }
+        var reached = [Bool](repeating: false, count: idOrdered.count)
+        var candidates: [String] = []
+        var taken = Set<String>()
+        for position in merged.lineAtPosition.indices {
+            let line = Int(merged.lineAtPosition[position])
+            guard line >= 0 else {
+                taken.insert(directory.people[position].slug)
+                continue
+            }
+            reached[line] = true
+            guard !sameSlug(position) else { continue }
+            let slug = directory.people[position].slug
+            guard !idOrdered.slug(at: line, equals: slug) else { continue }
+            if let old = idOrdered.slug(line) { candidates.append(old) }
+            taken.insert(slug)
+        }
+        for line in reached.indices where !reached[line] {
+            if let old = idOrdered.slug(line) { candidates.append(old) }
+        }
+        return Set(candidates.filter { !taken.contains($0) })
+    }
+
     /// The storable entries in the byte order of their ids: sorted by each id's first eight bytes as a number,
     /// whole ids compared only where those are equal (comparing the strings was most of writing the file).
     private static func inIDOrder(_ byID: [String: RenderFingerprint]) -> [(String, RenderFingerprint)] {

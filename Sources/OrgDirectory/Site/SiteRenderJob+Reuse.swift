@@ -160,10 +160,17 @@ extension SiteRenderJob {
     /// Removes from a recycled `output` the files in `people/` that are no person's of `directory`: the files of
     /// the slugs `inPlace` (the fingerprints of the site `output` started as) names stale, else whatever the
     /// folder holds beyond everyone's. Run beside the rendering: no file it removes is written by this run.
+    ///
+    /// With `merged` (`inPlace`'s lines by display position, from the render's own merge of them), the stale slugs
+    /// are found from there, without merging again, and the slug of anyone `sameSlug` vouches for is not compared.
     func removeStalePeople(
-        from output: some SiteOutput, inPlace: RenderFingerprints?, idOrder: [Int]? = nil
+        from output: some SiteOutput, inPlace: RenderFingerprints?, idOrder: [Int]? = nil,
+        merged: RenderFingerprints.LineSource? = nil, sameSlug: (Int) -> Bool = { _ in false }
     ) throws(SiteError) {
-        if let stale = inPlace?.staleSlugs(in: directory, idOrder: idOrder) {
+        let found =
+            merged.flatMap { inPlace?.staleSlugs(in: directory, merged: $0, sameSlug: sameSlug) }
+            ?? inPlace?.staleSlugs(in: directory, idOrder: idOrder)
+        if let stale = found {
             for slug in stale { try remove(Self.personFiles(slug: slug), from: output) }
             return
         }

@@ -216,7 +216,15 @@ public struct SiteRenderer: Sendable {
                 }
                 if inPlace != nil {
                     pending.append {
-                        try job.removeStalePeople(from: output, inPlace: inPlace, idOrder: idOrder)
+                        // A carried fingerprint that is the spare's too names the spare's slug.
+                        try job.removeStalePeople(
+                            from: output, inPlace: inPlace, idOrder: idOrder, merged: inPlaceMerged?.lines
+                        ) { position in
+                            guard let reached, !reached[position], let carried = previousByPosition?[position] else {
+                                return false
+                            }
+                            return inPlaceByPosition?[position] == carried
+                        }
                         return RenderPart([])
                     }
                 }

@@ -78,6 +78,14 @@ struct RenderFingerprintIDOrderTests {
             let expected = Set(oldEntries.map(\.2)).subtracting(directory.people.map(\.slug))
             #expect(read.staleSlugs(in: directory, idOrder: order) == expected, "round \(round)")
             #expect(read.staleSlugs(in: directory) == expected, "the order worked out when not given")
+            // From the lines a render merged already: the same, whether every slug is compared or only those of
+            // people whose slug nothing vouches for (here: anyone not renamed, whose line has their slug).
+            let lines = try #require(read.byPosition(in: directory, idOrder: order, keepingLines: true).lines)
+            #expect(read.staleSlugs(in: directory, merged: lines) { _ in false } == expected, "round \(round)")
+            let renamed = Set(now.filter { $0.displayName.hasSuffix(" Renamed") }.map(\.id))
+            #expect(
+                read.staleSlugs(in: directory, merged: lines) { !renamed.contains(directory.people[$0].user.id) }
+                    == expected, "round \(round)")
         }
     }
 

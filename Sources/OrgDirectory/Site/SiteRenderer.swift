@@ -56,7 +56,9 @@ public struct SiteRenderer: Sendable {
     /// is given: then a render task hands them to it as soon as the directory is made (nil when the directory keeps
     /// none, see `SiteDirectory.digestLimit`), and they are freed once saved (its warning, if any, goes to the
     /// report's). Held to the end of the render instead, they raised a 100,000-person full build's peak by some 8 MiB
-    /// (see `BuildPipeline.renderAndPublish`).
+    /// (see `BuildPipeline.renderAndPublish`). With `reach` (the night's `PageReach`), the fingerprints the report
+    /// carries keep what the pages shared (`PageContext`), and when `previous` kept the same, tonight's changes aside,
+    /// the fingerprints of the people no change reached are carried from it rather than taken again.
     public func render(
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,

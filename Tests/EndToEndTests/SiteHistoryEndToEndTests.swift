@@ -171,6 +171,9 @@ struct SiteHistoryEndToEndTests {
             let unchanged = try await build()
             #expect(unchanged["peopleRendered"] as? Int == 0 && unchanged["peopleReused"] as? Int == 40, "\(unchanged)")
             #expect(unchanged["peopleTokenized"] as? Int == 0, "everyone's search tokens come from the run before")
+            #expect(
+                unchanged["fingerprintsCarried"] as? Int == 40,
+                "no change reached anyone's page: every fingerprint is carried from the run before: \(unchanged)")
             #expect(unchanged["exportRowsCopied"] as? Int == 3 * 40, "every export row is copied: \(unchanged)")
             #expect(
                 unchanged["peoplePreparedBefore"] as? Int == 40,
@@ -190,6 +193,9 @@ struct SiteHistoryEndToEndTests {
             #expect(nightly["peopleRendered"] as? Int == expected, "\(nightly)")
             #expect(nightly["peopleReused"] as? Int == 40 - expected, "\(nightly)")
             #expect(nightly["peopleTokenized"] as? Int == 1, "only the changer is tokenized: \(nightly)")
+            #expect(
+                nightly["fingerprintsCarried"] as? Int == 40 - expected,
+                "the changer's and their manager's fingerprints are taken, everyone else's carried: \(nightly)")
             #expect(nightly["peoplePreparedBefore"] as? Int == 39, "only the changer is prepared: \(nightly)")
             #expect(nightly["exportRowsCopied"] as? Int == 3 * 39, "only the changer's rows are made: \(nightly)")
 
@@ -201,6 +207,7 @@ struct SiteHistoryEndToEndTests {
             let full = try await build()
             #expect(full["peopleRendered"] as? Int == 40, "\(full)")
             #expect(full["exportRowsCopied"] as? Int == 0, "\(full)")
+            #expect(full["fingerprintsCarried"] as? Int == 0, "no fingerprints to carry: \(full)")
             #expect(full["peoplePreparedBefore"] as? Int == 40, "the preparations kept beside the snapshot: \(full)")
             #expect(full["filesWritten"] as? Int == 0, "\(full)")
             #expect(try workspace.outputFingerprint().filter { $0.key != ".orgdir-site" } == before)

@@ -65,12 +65,30 @@ public struct ChangeHistoryStore: Sendable {
         return history
     }
 
-    /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots.
+    /// `record`, for a run that needs nothing back: `report` is appended to the saved file's bytes, the nights kept
+    /// copied as they are (`ChangeHistoryFile.appending`), when the file ends where the report starts; otherwise
+    /// (a missing or out-of-step file, a first run) as `record` does it. The people lines copied are not read: a run
+    /// reads the file whole first (`current`, which saves it rebuilt when it does not read back), as a build does.
+    public func append(_ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore) throws(SnapshotError) {
+        if let report, report.new.name == newSnapshot, let saved = try? Data(contentsOf: url) {
+            let retained = Set(try snapshots.list().map(\.name))
+            if let bytes = ChangeHistoryFile.appending(report, to: saved, retained: retained) {
+                try writer.write(Data(bytes), to: url)
+                return
+            }
+        }
+        try record(report, newSnapshot: newSnapshot, snapshots: snapshots)
+    }
+
+    /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots and
+    /// saved (best effort), so that the file a run's `append` adds its night to is one that reads back whole.
     public func current(snapshots: SnapshotStore) throws(SnapshotError) -> ChangeHistory {
         let retained = try snapshots.list()
         if let saved = try? load(), saved.latestSnapshot == retained.last?.name {
             return saved.retaining(retained)
         }
-        return try ChangeHistory.build(from: snapshots)
+        let rebuilt = try ChangeHistory.build(from: snapshots)
+        try? save(rebuilt)
+        return rebuilt
     }
 }

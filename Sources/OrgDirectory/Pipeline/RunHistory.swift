@@ -52,6 +52,6 @@ struct RunHistory: Sendable {
         let report = previous.map {
             DiffReport(old: $0, new: DiffReport.Side(name: savedName, metadata: metadata), diff: diff)
         }
-        try store.record(report, newSnapshot: savedName, snapshots: snapshots)
+        try store.append(report, newSnapshot: savedName, snapshots: snapshots)
     }
 }

@@ -54,6 +54,7 @@ struct ChangeHistoryTests {
         let folder = try SnapshotTestFolder()
         let store = SnapshotStore(stateDirectory: folder.url, keep: keep)
         let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        let appended = ChangeHistoryStore(url: folder.url.appendingPathComponent("appended.jsonl"))
         var previous: (snapshot: Snapshot, name: String)?
         for (night, people) in Self.nights().enumerated() {
             let snapshot = SnapshotFixtures.snapshot(people, at: Self.march4 + Double(night) * Self.day)
@@ -62,6 +63,10 @@ struct ChangeHistoryTests {
             let recorded = try historyStore.record(report, newSnapshot: name, snapshots: store)
             #expect(recorded == (try ChangeHistory.build(from: store)), "night \(night)")
             #expect(try historyStore.load() == recorded)
+            // Appended to the saved file's bytes, as a build records its night: the same file, byte for byte.
+            try appended.append(report, newSnapshot: name, snapshots: store)
+            #expect(
+                try Data(contentsOf: appended.url) == Data(contentsOf: historyStore.url), "night \(night): appended")
             previous = (snapshot, name)
         }
     }
@@ -89,6 +94,38 @@ struct ChangeHistoryTests {
         try historyStore.save(ChangeHistory(entries: [], latestSnapshot: names[2]))
         #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
         #expect(try historyStore.current(snapshots: store) == expected)
+    }
+
+    @Test(
+        "a history whose people do not read back is rebuilt and saved by the run's read, so the night appended after it reads back whole"
+    )
+    func appendsAfterARepair() throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(stateDirectory: folder.url, keep: nil)
+        let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        let nights = Self.nights()
+        var previous: (snapshot: Snapshot, name: String)?
+        for (night, people) in nights.enumerated() {
+            let snapshot = SnapshotFixtures.snapshot(people, at: Self.march4 + Double(night) * Self.day)
+            if night == nights.count - 1 {
+                // Before the last night, a person line of the file is damaged. The run reads the history before it
+                // saves its snapshot (as a build does): the file is rebuilt from the snapshots and saved.
+                var lines = try String(decoding: Data(contentsOf: historyStore.url), as: UTF8.self)
+                    .split(separator: "\n").map(String.init)
+                #expect(lines.count > 2)
+                lines[lines.count - 1] = "{"
+                try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: historyStore.url)
+                #expect(throws: SnapshotError.self) { try historyStore.load() }
+                let read = try historyStore.current(snapshots: store)
+                #expect(read == (try ChangeHistory.build(from: store)))
+                #expect(try historyStore.load() == read, "the rebuilt history is saved")
+            }
+            let name = try store.save(snapshot).lastPathComponent
+            let report = previous.map { DiffReport(old: $0.snapshot, named: $0.name, new: snapshot, named: name) }
+            try historyStore.append(report, newSnapshot: name, snapshots: store)
+            previous = (snapshot, name)
+        }
+        #expect(try historyStore.load() == ChangeHistory.build(from: store))
     }
 
     @Test("the history file is stable JSON that round-trips")

@@ -80,15 +80,16 @@ public struct ChangeHistoryStore: Sendable {
         try record(report, newSnapshot: newSnapshot, snapshots: snapshots)
     }
 
-    /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots and
-    /// saved (best effort), so that the file a run's `append` adds its night to is one that reads back whole.
+    /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots. A
+    /// saved file that does not read back or is out of step is replaced by the rebuilt history (best effort), so
+    /// that the file a run's `append` adds its night to always reads back whole; with no file, nothing is written.
     public func current(snapshots: SnapshotStore) throws(SnapshotError) -> ChangeHistory {
         let retained = try snapshots.list()
         if let saved = try? load(), saved.latestSnapshot == retained.last?.name {
             return saved.retaining(retained)
         }
         let rebuilt = try ChangeHistory.build(from: snapshots)
-        try? save(rebuilt)
+        if FileManager.default.fileExists(atPath: url.path) { try? save(rebuilt) }
         return rebuilt
     }
 }

@@ -74,7 +74,7 @@ extension SiteRenderJob {
             // reaches nothing of the person: for most of a nightly run's people, their object, id and slug would be
             // first touches (cache misses, retains) for nothing.
             if let reached, !reached[position], let carried = previous?[position], inPlace?[position] == carried,
-                keepsInPlace && omittingCopiedIDs
+                keepsInPlace && omittingCopiedIDs && prerendered == nil
             {
                 #if DEBUG
                     checkCarried(carried, at: position)

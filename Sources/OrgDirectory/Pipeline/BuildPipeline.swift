@@ -70,6 +70,10 @@ public struct BuildPipeline: Sendable {
         async let searchTokens = latest == nil ? nil : tokenStore.load(context: tokenContext)
         let rowStore = ExportRowStore(stateDirectory: settings.stateDirectory)
         async let exportRows = latest == nil ? nil : rowStore.load()
+        // And the change history, which grows every night: read after the round, it was on the one core a nightly has
+        // between the round and the render.
+        let historyStore = ChangeHistoryStore(stateDirectory: settings.stateDirectory)
+        async let savedHistory = latest == nil ? nil : (try? historyStore.load()) ?? nil
         // So are the render fingerprints of the published site and of the spare a nightly run updates.
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
@@ -153,7 +157,7 @@ public struct BuildPipeline: Sendable {
             } ?? PageReach(recording: snapshotName)
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, named: snapshotName,
-            people: people.count)
+            people: people.count, saved: await savedHistory)
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,
@@ -291,7 +295,7 @@ public struct BuildPipeline: Sendable {
     /// cannot be read costs the change pages, never the run.
     private func siteHistory(
         snapshots: SnapshotStore, previous: Snapshot?, diff: DirectoryDiff, takenAt: Date, named name: String,
-        people: Int
+        people: Int, saved: ChangeHistory?
     ) -> (RunHistory?, (history: ChangeHistory, dataAsOf: Date, warnings: [String])) {
         do {
             let runHistory = try RunHistory(
@@ -299,7 +303,7 @@ public struct BuildPipeline: Sendable {
             let new = DiffReport.Side(
                 name: name, takenAt: takenAt, people: people,
                 tenant: settings.tenant, graphHost: settings.graphRoot.host)
-            let site = try runHistory.forSite(diff: diff, new: new)
+            let site = try runHistory.forSite(diff: diff, new: new, saved: saved)
             return (runHistory, (site.history, site.dataAsOf, []))
         } catch {
             let warning = "the change history could not be read (\(error.errorDescription ?? "\(error)"))"

@@ -28,10 +28,12 @@ struct RunHistory: Sendable {
     ///
     /// The stamp is the time the published data last changed, not the run's clock: a run that finds no change
     /// then renders byte-identical pages, so nothing is rewritten and modification times stay.
-    func forSite(diff: DirectoryDiff, new: DiffReport.Side) throws(SnapshotError) -> (
+    /// `saved`: the history file as the run read it beforehand (`ChangeHistoryStore.load`, nil when there is none or
+    /// it does not read back).
+    func forSite(diff: DirectoryDiff, new: DiffReport.Side, saved: ChangeHistory?) throws(SnapshotError) -> (
         history: ChangeHistory, dataAsOf: Date
     ) {
-        var history = try store.current(snapshots: snapshots)
+        var history = try store.current(snapshots: snapshots, saved: saved)
         let retained = try snapshots.list()
         if let previous {
             history = history.recording(DiffReport(old: previous, new: new, diff: diff))

@@ -77,7 +77,7 @@ enum ChangeHistoryFile {
         let lines = file.withUnsafeBytes { lineRanges(UnsafeRawBufferPointer($0)) }
         let decoder = Snapshot.canonicalDecoder()
         func decoded<Value: Decodable>(_ type: Value.Type, at line: Int) -> Value? {
-            line < lines.count ? try? decoder.decode(type, from: file.subdata(in: lines[line])) : nil
+            line < lines.count ? try? decodeLine(type, file, lines[line], decoder, "") : nil
         }
         guard let header = decoded(Header.self, at: 0), header.schemaVersion == schemaVersion,
             header.latestSnapshot == report.old.name

@@ -134,9 +134,8 @@ public struct SiteRenderer: Sendable {
                     history: PageContext.historyDigest(
                         history, startsAt: placedHistory.startsAt, generatedAt: generatedAt),
                     departments: PageContext.departmentsDigest(directory.departments),
-                    lengthened: directory.lengthenedSlugs.map { directory.people[$0].user.id }.sorted {
-                        $0.utf8.lexicographicallyPrecedes($1.utf8)
-                    })
+                    lengthened: directory.lengthenedSlugs.map { directory.people[$0].user.id }.sorted(
+                        by: User.idPrecedes))
             }
         }
         let reached = context.flatMap { context in

@@ -84,13 +84,15 @@ public struct ChangeHistoryStore: Sendable {
     /// saved file that does not read back or is out of step is replaced by the rebuilt history (best effort), so
     /// that the file a run's `append` adds its night to always reads back whole; with no file, nothing is written.
     public func current(snapshots: SnapshotStore) throws(SnapshotError) -> ChangeHistory {
-        try current(snapshots: snapshots, saved: (try? load()) ?? nil)
+        try current(snapshots: snapshots, saved: (try? load()) ?? nil, retained: snapshots.list())
     }
 
     /// `current(snapshots:)` with the saved history read already (`load()`; nil when there is none or it does not
-    /// read back): a run reads it while it waits for its delta round, not on the one core it has after the round.
-    func current(snapshots: SnapshotStore, saved: ChangeHistory?) throws(SnapshotError) -> ChangeHistory {
-        let retained = try snapshots.list()
+    /// read back) and the snapshots `retained` listed already (`SnapshotStore.list`): a run reads the file while it
+    /// waits for its delta round, not on the one core it has after the round, and lists the snapshots once.
+    func current(
+        snapshots: SnapshotStore, saved: ChangeHistory?, retained: [SnapshotEntry]
+    ) throws(SnapshotError) -> ChangeHistory {
         if let saved, saved.latestSnapshot == retained.last?.name {
             return saved.retaining(retained)
         }

@@ -47,12 +47,15 @@ public struct BuildPipeline: Sendable {
         let renderer = try makeRenderer()
         let snapshots = SnapshotStore(stateDirectory: settings.stateDirectory, keep: settings.keepSnapshots)
         let deltaStore = DeltaStateStore(stateDirectory: settings.stateDirectory)
-        let latest: SnapshotEntry?
+        // Listed once for the run's first half: each listing reads every retained snapshot's header, and the history
+        // asked for it three more times before the render, more files each night kept.
+        let retained: [SnapshotEntry]
         do {
-            latest = try snapshots.latestEntry()
+            retained = try snapshots.list()
         } catch {
             throw .state(error.errorDescription ?? "\(error)")
         }
+        let latest = retained.last
 
         let (tokens, sync) = try makeSync(settings)
         let deltaState = deltaStore.load()
@@ -157,7 +160,7 @@ public struct BuildPipeline: Sendable {
             } ?? PageReach(recording: snapshotName)
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, named: snapshotName,
-            people: people.count, saved: await savedHistory)
+            people: people.count, retained: retained, saved: await savedHistory)
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,
@@ -295,11 +298,11 @@ public struct BuildPipeline: Sendable {
     /// cannot be read costs the change pages, never the run.
     private func siteHistory(
         snapshots: SnapshotStore, previous: Snapshot?, diff: DirectoryDiff, takenAt: Date, named name: String,
-        people: Int, saved: ChangeHistory?
+        people: Int, retained: [SnapshotEntry], saved: ChangeHistory?
     ) -> (RunHistory?, (history: ChangeHistory, dataAsOf: Date, warnings: [String])) {
         do {
-            let runHistory = try RunHistory(
-                stateDirectory: settings.stateDirectory, snapshots: snapshots, previous: previous)
+            let runHistory = RunHistory(
+                stateDirectory: settings.stateDirectory, snapshots: snapshots, previous: previous, retained: retained)
             let new = DiffReport.Side(
                 name: name, takenAt: takenAt, people: people,
                 tenant: settings.tenant, graphHost: settings.graphRoot.host)

@@ -12,11 +12,15 @@ struct RunHistory: Sendable {
     let snapshots: SnapshotStore
     /// The previous snapshot as a diff side; nil on a first run.
     let previous: DiffReport.Side?
+    /// The retained snapshots as the run listed them before its own (`SnapshotStore.list`): nothing adds or removes
+    /// one under the run's lock until it commits its own, and each listing reads every snapshot's header.
+    let retained: [SnapshotEntry]
 
-    init(stateDirectory: URL, snapshots: SnapshotStore, previous: Snapshot?) throws(SnapshotError) {
+    init(stateDirectory: URL, snapshots: SnapshotStore, previous: Snapshot?, retained: [SnapshotEntry]) {
         self.store = ChangeHistoryStore(stateDirectory: stateDirectory)
         self.snapshots = snapshots
-        if let previous, let entry = try snapshots.latestEntry() {
+        self.retained = retained
+        if let previous, let entry = retained.last {
             self.previous = DiffReport.Side(name: entry.name, metadata: previous.metadata)
         } else {
             self.previous = nil
@@ -33,8 +37,7 @@ struct RunHistory: Sendable {
     func forSite(diff: DirectoryDiff, new: DiffReport.Side, saved: ChangeHistory?) throws(SnapshotError) -> (
         history: ChangeHistory, dataAsOf: Date
     ) {
-        var history = try store.current(snapshots: snapshots, saved: saved)
-        let retained = try snapshots.list()
+        var history = try store.current(snapshots: snapshots, saved: saved, retained: retained)
         if let previous {
             history = history.recording(DiffReport(old: previous, new: new, diff: diff))
         }

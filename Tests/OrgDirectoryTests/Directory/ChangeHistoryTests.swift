@@ -85,7 +85,9 @@ struct ChangeHistoryTests {
         }
         let expected = try ChangeHistory.build(from: store)
         let last = DiffReport(old: snapshots[3], named: names[3], new: snapshots[4], named: names[4])
-        // Missing.
+        // Missing: read as the rebuild, and no file is written by reading.
+        #expect(try historyStore.current(snapshots: store) == expected)
+        #expect(!FileManager.default.fileExists(atPath: historyStore.url.path), "reading writes no history file")
         #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
         // Damaged.
         try Data("{".utf8).write(to: historyStore.url)
@@ -93,6 +95,10 @@ struct ChangeHistoryTests {
         // Out of step: it stops two nights back (a run crashed after its snapshot, before its history).
         try historyStore.save(ChangeHistory(entries: [], latestSnapshot: names[2]))
         #expect(try historyStore.record(last, newSnapshot: names[4], snapshots: store) == expected)
+        // Appended to, the same file out of step is rebuilt rather than added to.
+        try historyStore.save(ChangeHistory(entries: [], latestSnapshot: names[2]))
+        try historyStore.append(last, newSnapshot: names[4], snapshots: store)
+        #expect(try historyStore.load() == expected)
         #expect(try historyStore.current(snapshots: store) == expected)
     }
 

@@ -215,6 +215,98 @@ struct SiteHistoryEndToEndTests {
     }
 
     @Test(
+        "with keepSnapshots, a nightly past the limit renders only the pages its changes and the dropped night reach, and a dropped change's date stays on its page"
+    )
+    func retentionLeavesOtherPagesAlone() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 40, seed: 12)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("expandManager", "<true/>"), ("keepSnapshots", "<integer>2</integer>")])
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            func build() async throws -> [String: Any] {
+                // Each night a second apart at least: pages show their dates to the second.
+                try await Task.sleep(for: .milliseconds(1_100))
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                return Self.summary(outcome)
+            }
+            /// The person's HTML page (which shows its date to the second), found by its Markdown twin's heading.
+            func page(of user: SandboxUser) throws -> String {
+                let file = try #require(
+                    workspace.files(in: "people", withExtension: "md").first {
+                        let text = try? String(
+                            contentsOf: workspace.output.appendingPathComponent("people/\($0)"), encoding: .utf8)
+                        return text?.hasPrefix("# \(user.displayName)\n") == true
+                    })
+                let html = "people/" + file.dropLast(".md".count) + ".html"
+                return try String(contentsOf: workspace.output.appendingPathComponent(html), encoding: .utf8)
+            }
+            func dataAsOf(_ page: String) -> String? {
+                page.split(separator: "\n").first { $0.contains("Data as of") }.map(String.init)
+            }
+            // Two people nobody reports to, with managers: a title change reaches their page and their manager's.
+            let everyone = await sandbox.users
+            let leaves = everyone.filter { user in
+                user.managerId != nil && Self.plain(user) && !everyone.contains { $0.managerId == user.id }
+            }
+            #expect(leaves.count >= 2, "the seed must give two people with a manager and no reports")
+            let (first, second) = (leaves[0], leaves[1])
+            let quietPerson = try #require(
+                everyone.first { user in
+                    Self.plain(user) && ![first.id, second.id, first.managerId, second.managerId].contains(user.id)
+                })
+            _ = try await build()  // snapshot 1
+            var changed = first
+            changed.jobTitle = "Chief Tester"
+            try await sandbox.mutate(.update(changed))
+            let nightA = try await build()  // snapshot 2, night A
+            #expect(nightA["peopleRendered"] as? Int == 2, "\(nightA)")
+            let firstPage = try page(of: first)
+            #expect(firstPage.contains("→ Chief Tester"), "the change is on the page: \(firstPage)")
+            let quietPage = try page(of: quietPerson)
+
+            changed = second
+            changed.jobTitle = "Head Tester"
+            try await sandbox.mutate(.update(changed))
+            let before = try Self.modificationTimes(workspace)
+            // Snapshot 3: retention drops snapshot 1 and with it night A. Rendered: the second changer, their
+            // manager, and the first changer, whose page loses night A.
+            let nightB = try await build()
+            #expect(nightB["peopleRendered"] as? Int == 3, "\(nightB)")
+            #expect(nightB["fingerprintsCarried"] as? Int == 37, "everyone else's page is carried: \(nightB)")
+            let snapshots = try FileManager.default.contentsOfDirectory(
+                atPath: workspace.state.appendingPathComponent("snapshots").path)
+            #expect(snapshots.filter { $0.hasSuffix(".json") }.count == 2, "\(snapshots)")
+            let reached = Set(
+                [first, second, everyone.first { $0.id == second.managerId }].compactMap { $0?.displayName })
+            for path in try Self.rewritten(workspace, since: before)
+            where path.hasPrefix("people/") && (path.hasSuffix(".md") || path.hasSuffix(".html")) {
+                let twin = path.hasSuffix(".html") ? String(path.dropLast(".html".count)) + ".md" : path
+                let text = try String(contentsOf: workspace.output.appendingPathComponent(twin), encoding: .utf8)
+                let name = String(text.prefix { $0 != "\n" }.dropFirst(2))
+                #expect(reached.contains(name), "\(path) (\(name)) was rewritten though nothing of it changed")
+            }
+            let firstAfter = try page(of: first)
+            #expect(!firstAfter.contains("→ Chief Tester"), "the dropped night's event has left: \(firstAfter)")
+            #expect(firstAfter.contains("Chief Tester"))
+            #expect(dataAsOf(firstAfter) != nil && dataAsOf(firstAfter) == dataAsOf(firstPage), "\(firstAfter)")
+            #expect(try page(of: quietPerson) == quietPage, "a page no change reached keeps its date")
+
+            // Snapshot 4, nothing changed: night B is dropped, which reaches the second changer's page alone.
+            let quiet = try await build()
+            #expect(quiet["peopleRendered"] as? Int == 1, "\(quiet)")
+            #expect(quiet["fingerprintsCarried"] as? Int == 39, "\(quiet)")
+            let history = try String(
+                contentsOf: workspace.state.appendingPathComponent("history.jsonl"), encoding: .utf8)
+            #expect(history.split(separator: "\n").first?.contains("\"since\"") == true, "\(history)")
+        }
+    }
+
+    @Test(
         "the replaced site is kept as the spare the next run updates; keepSpareSite off keeps none",
         arguments: [true, false])
     func spareSite(keep: Bool) async throws {

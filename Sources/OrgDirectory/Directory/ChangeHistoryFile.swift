@@ -7,7 +7,11 @@ import Foundation
 /// {"changed":1,"joiners":1,"leavers":0,"new":{…},"old":{…}}      one line per report, then its people:
 /// {…joiner…}                                                      `joiners` lines of users,
 /// {…change…}                                                      `leavers` lines of users, `changed` lines
+/// ["2026-01-04T02:00:00Z","id1","id2"]                              `earlier` lines, when the header counts any
 /// ```
+/// With retention pruning snapshots, the header also holds `since` (`ChangeHistory.since`) and counts the lines of
+/// `ChangeHistory.earlier` after the reports: one per date, oldest first, the date and then the ids (in id order)
+/// whose newest dropped change it is. A history that never dropped a night has neither, as before they existed.
 /// Why not one JSON document through JSONEncoder: the history is read on every run and a reorganization can put
 /// tens of thousands of people into one night; at Linux JSONDecoder speeds 60,000 leavers took seconds to read
 /// back, each night until retention dropped them. Every line is still plain JSON for other tools.
@@ -17,9 +21,11 @@ enum ChangeHistoryFile {
 
     /// The first line.
     private struct Header: Codable {
+        var earlier: Int?
         var latestSnapshot: String?
         var reports: Int
         var schemaVersion: Int
+        var since: Date?
     }
 
     /// The line before each report's people.
@@ -36,11 +42,14 @@ enum ChangeHistoryFile {
         let encoder = Snapshot.canonicalEncoder()
         var out: [UInt8] = []
         do {
+            let earlier = earlierLines(history.earlier)
             let header = Header(
-                latestSnapshot: history.latestSnapshot, reports: history.entries.count, schemaVersion: schemaVersion)
+                earlier: earlier.isEmpty ? nil : earlier.count, latestSnapshot: history.latestSnapshot,
+                reports: history.entries.count, schemaVersion: schemaVersion, since: history.since)
             out.append(contentsOf: try encoder.encode(header))
             out.append(UInt8(ascii: "\n"))
             for report in history.entries { try append(report, to: &out, encoder) }
+            for line in earlier { out.append(contentsOf: line) }
         } catch {
             throw .encodingFailed(reason: String(describing: error))
         }
@@ -65,40 +74,58 @@ enum ChangeHistoryFile {
         }
     }
 
-    /// The file `encode` makes of the history in `file` once it records `report` and keeps only the nights whose
-    /// older snapshot is in `retained` (`ChangeHistory.recording`, then `retaining`), made from `file`'s own lines:
-    /// the nights kept are copied as they are, only their header lines read. Nil when `file` is not a history this
+    /// The file `encode` makes of the history in `file` once it records `report`, keeps only the nights whose
+    /// older snapshot is in `retained` (`ChangeHistory.recording`, then `retaining`, which folds the others into
+    /// `earlier`) and starts `since`, made from `file`'s own lines: the nights kept are copied as they are, only their
+    /// header lines read, and so are the `earlier` lines when no night goes (`since` nil keeps the file's). Nil when `file` is not a history this
     /// orgdir wrote that ends where `report` starts.
     ///
     /// Why: recording a night decoded every retained night's people and encoded them all again, after the publish;
     /// the history grows every night, and at forty nights of 1 % churn among 100,000 people that was 59 ms of a
     /// nightly run, 1.5 ms more each night (`Benchmarks/nightly-rounds.sh ORGDIR 100000 40`).
-    static func appending(_ report: DiffReport, to file: Data, retained: Set<String>) -> Data? {
+    static func appending(_ report: DiffReport, to file: Data, retained: Set<String>, since: Date?) -> Data? {
         let lines = file.withUnsafeBytes { lineRanges(UnsafeRawBufferPointer($0)) }
         let decoder = Snapshot.canonicalDecoder()
         func decoded<Value: Decodable>(_ type: Value.Type, at line: Int) -> Value? {
             line < lines.count ? try? decodeLine(type, file, lines[line], decoder, "") : nil
         }
         guard let header = decoded(Header.self, at: 0), header.schemaVersion == schemaVersion,
-            header.latestSnapshot == report.old.name
+            header.latestSnapshot == report.old.name, (header.earlier ?? 0) >= 0
         else { return nil }
         var kept: [Range<Int>] = []
+        var dropped: [DiffReport] = []
         var cursor = 1
         for _ in 0..<header.reports {
             guard let night = decoded(ReportHeader.self, at: cursor), night.joiners >= 0, night.leavers >= 0,
                 night.changed >= 0, case let last = cursor + night.joiners + night.leavers + night.changed,
                 last < lines.count
             else { return nil }
-            if retained.contains(night.old.name) { kept.append(lines[cursor].lowerBound..<lines[last].upperBound) }
+            if retained.contains(night.old.name) {
+                kept.append(lines[cursor].lowerBound..<lines[last].upperBound)
+            } else {
+                // Only a dropped night's people are read: their ids and the night's date go into `earlier`.
+                guard let people = try? decodedPeople(night, file, lines, from: cursor + 1, decoder) else { return nil }
+                dropped.append(DiffReport(old: night.old, new: night.new, diff: people))
+            }
             cursor = last + 1
         }
-        guard cursor == lines.count else { return nil }
+        let earlierCount = header.earlier ?? 0
+        guard cursor + earlierCount == lines.count else { return nil }
         let recorded = !report.diff.isEmpty && retained.contains(report.old.name)
+        if !recorded && !report.diff.isEmpty { dropped.append(report) }
+        var earlierBytes: [[UInt8]]
+        if dropped.isEmpty {
+            earlierBytes = lines[cursor...].map { Array(file[$0]) + [UInt8(ascii: "\n")] }
+        } else {
+            guard let earlier = try? decodeEarlier(file, lines[cursor...], path: "") else { return nil }
+            earlierBytes = earlierLines(earlier.folding(dropped))
+        }
         let encoder = Snapshot.canonicalEncoder()
         var out: [UInt8] = []
         do {
             let newHeader = Header(
-                latestSnapshot: report.new.name, reports: kept.count + (recorded ? 1 : 0), schemaVersion: schemaVersion)
+                earlier: earlierBytes.isEmpty ? nil : earlierBytes.count, latestSnapshot: report.new.name,
+                reports: kept.count + (recorded ? 1 : 0), schemaVersion: schemaVersion, since: since ?? header.since)
             out.append(contentsOf: try encoder.encode(newHeader))
             out.append(UInt8(ascii: "\n"))
             file.withUnsafeBytes { bytes in
@@ -108,10 +135,76 @@ enum ChangeHistoryFile {
                 }
             }
             if recorded { try append(report, to: &out, encoder) }
+            for line in earlierBytes { out.append(contentsOf: line) }
+            earlierBytes = []
         } catch {
             return nil
         }
         return Data(out)
+    }
+
+    /// The people of the night whose header `night` is, from its first people line `first`.
+    private static func decodedPeople(
+        _ night: ReportHeader, _ data: Data, _ lines: [Range<Int>], from first: Int, _ decoder: JSONDecoder
+    ) throws(SnapshotError) -> DirectoryDiff {
+        func range(_ start: Int, _ count: Int) -> Range<Int> {
+            count == 0 ? 0..<0 : lines[start].lowerBound..<lines[start + count - 1].upperBound
+        }
+        let people = try read(
+            data, range(first, night.joiners + night.leavers), decoder, "", fast: SnapshotUserCodec.readUsers)
+        let changes = try read(
+            data, range(first + night.joiners + night.leavers, night.changed), decoder, "",
+            fast: SnapshotUserCodec.readChanges)
+        return DirectoryDiff(
+            joiners: Array(people.prefix(night.joiners)), leavers: Array(people.dropFirst(night.joiners)),
+            changed: changes)
+    }
+
+    /// `ChangeHistory.earlier` as its lines, each ending in a line break: one per date, oldest first, the date and
+    /// then its ids in id order.
+    private static func earlierLines(_ earlier: [String: Date]) -> [[UInt8]] {
+        guard !earlier.isEmpty else { return [] }
+        let idsByDate = Dictionary(grouping: earlier.keys) { earlier[$0] ?? .distantPast }
+        let formatter = ISO8601DateFormatter()
+        return idsByDate.keys.sorted().map { date in
+            var line: [UInt8] = [UInt8(ascii: "[")]
+            SnapshotUserCodec.appendString(formatter.string(from: date), to: &line)
+            for id in (idsByDate[date] ?? []).sorted(by: User.idPrecedes) {
+                line.append(UInt8(ascii: ","))
+                SnapshotUserCodec.appendString(id, to: &line)
+            }
+            line.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "\n")])
+            return line
+        }
+    }
+
+    /// The `earlier` lines in `lines` (see `earlierLines`).
+    private static func decodeEarlier(
+        _ data: Data, _ lines: ArraySlice<Range<Int>>, path: String
+    ) throws(SnapshotError) -> [String: Date] {
+        let formatter = ISO8601DateFormatter()
+        var earlier: [String: Date] = [:]
+        for line in lines {
+            let fast = try? data.withUnsafeBytes { bytes throws(SnapshotUserCodec.Unsupported) in
+                var reader = SnapshotUserCodec.Reader(
+                    bytes: UnsafeRawBufferPointer(bytes), index: line.lowerBound, end: line.upperBound)
+                let values = try reader.stringArray()
+                reader.skipWhitespace()
+                guard reader.index == line.upperBound else { throw reader.unsupported }
+                return values
+            }
+            let values: [String]
+            if let fast {
+                values = fast
+            } else {
+                values = try decodeLine([String].self, data, line, Snapshot.canonicalDecoder(), path)
+            }
+            guard let text = values.first, let date = formatter.date(from: text) else {
+                throw .corrupt(path: path, reason: "an earlier-changes line does not start with a date")
+            }
+            for id in values.dropFirst() { earlier[id] = date }
+        }
+        return earlier
     }
 
     /// Reads a history file; `path` names it in errors.
@@ -123,7 +216,7 @@ enum ChangeHistoryFile {
         guard header.schemaVersion <= schemaVersion else {
             throw .newerSchema(path: path, found: header.schemaVersion, supported: schemaVersion)
         }
-        var history = ChangeHistory(latestSnapshot: header.latestSnapshot)
+        var history = ChangeHistory(latestSnapshot: header.latestSnapshot, since: header.since)
         var cursor = 1
         /// The next `count` lines as one byte range.
         func take(_ count: Int) throws(SnapshotError) -> Range<Int> {
@@ -145,9 +238,14 @@ enum ChangeHistoryFile {
                 changed: changes)
             history.entries.append(DiffReport(old: reportHeader.old, new: reportHeader.new, diff: diff))
         }
-        guard cursor == lines.count else {
-            throw .corrupt(path: path, reason: "\(lines.count - cursor) lines after the last report")
+        let earlierCount = header.earlier ?? 0
+        guard earlierCount >= 0, cursor + earlierCount <= lines.count else {
+            throw .corrupt(path: path, reason: "it ends before the earlier changes its header counts")
         }
+        guard cursor + earlierCount == lines.count else {
+            throw .corrupt(path: path, reason: "\(lines.count - cursor - earlierCount) lines after the last report")
+        }
+        history.earlier = try decodeEarlier(data, lines[cursor...], path: path)
         return history
     }
 

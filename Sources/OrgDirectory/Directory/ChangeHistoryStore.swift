@@ -45,11 +45,12 @@ public struct ChangeHistoryStore: Sendable {
 
     /// Records a run after its snapshot was saved: appends `report` (nil on a first run) when the saved history
     /// ends where the report starts, rebuilds from the snapshots otherwise (a missing or damaged file, a run
-    /// that crashed before updating it), drops what retention pruned, and saves. Returns the new history.
+    /// that crashed before updating it), drops what retention pruned (into `earlier`), keeps `since` (the run's, see
+    /// `RunHistory.forSite`; the saved one's when nil), and saves. Returns the new history.
     @discardableResult
-    public func record(_ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore) throws(SnapshotError)
-        -> ChangeHistory
-    {
+    public func record(
+        _ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore, since: Date? = nil
+    ) throws(SnapshotError) -> ChangeHistory {
         let retained = try snapshots.list()
         let saved = try? load()
         var history: ChangeHistory
@@ -61,6 +62,7 @@ public struct ChangeHistoryStore: Sendable {
             history = try ChangeHistory.build(from: snapshots)
         }
         history = history.retaining(retained)
+        history.since = since ?? history.since
         try save(history)
         return history
     }
@@ -69,15 +71,17 @@ public struct ChangeHistoryStore: Sendable {
     /// copied as they are (`ChangeHistoryFile.appending`), when the file ends where the report starts; otherwise
     /// (a missing or out-of-step file, a first run) as `record` does it. The people lines copied are not read: a run
     /// reads the file whole first (`current`, which saves it rebuilt when it does not read back), as a build does.
-    public func append(_ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore) throws(SnapshotError) {
+    public func append(
+        _ report: DiffReport?, newSnapshot: String, snapshots: SnapshotStore, since: Date? = nil
+    ) throws(SnapshotError) {
         if let report, report.new.name == newSnapshot, let saved = try? Data(contentsOf: url) {
             let retained = Set(try snapshots.list().map(\.name))
-            if let bytes = ChangeHistoryFile.appending(report, to: saved, retained: retained) {
+            if let bytes = ChangeHistoryFile.appending(report, to: saved, retained: retained, since: since) {
                 try writer.write(Data(bytes), to: url)
                 return
             }
         }
-        try record(report, newSnapshot: newSnapshot, snapshots: snapshots)
+        try record(report, newSnapshot: newSnapshot, snapshots: snapshots, since: since)
     }
 
     /// The history to render: the saved one when it is in step with the store, else rebuilt from the snapshots. A

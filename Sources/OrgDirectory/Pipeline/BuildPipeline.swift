@@ -149,8 +149,9 @@ public struct BuildPipeline: Sendable {
         // Named before it is written: the site links this run's changes to it, and the preparations kept for the next
         // run name it.
         let snapshotName = snapshots.nextName(takenAt: now)
-        // Whose pages tonight's changes reach: the render takes those people's fingerprints and carries the rest.
-        let reach =
+        // Whose pages tonight's changes reach (and, below, the nights retention drops tonight): the render takes those
+        // people's fingerprints and carries the rest.
+        let nightReach =
             previous.flatMap { previous in
                 latest.map {
                     PageReach(
@@ -161,6 +162,7 @@ public struct BuildPipeline: Sendable {
         let (runHistory, site) = siteHistory(
             snapshots: snapshots, previous: previous, diff: diff, takenAt: now, named: snapshotName,
             people: people.count, retained: retained, saved: await savedHistory)
+        let reach = nightReach.adding(site.history.dropped)
         let metadata = SnapshotMetadata(
             tenant: settings.tenant, graphHost: settings.graphRoot.host ?? "", takenAt: now, filter: settings.filter,
             select: settings.select, expandManager: settings.expandManager,
@@ -199,7 +201,8 @@ public struct BuildPipeline: Sendable {
         clock.lap("snapshot save")
         var warnings = outcome.warnings + site.warnings + counts.warnings
         do {
-            try runHistory?.record(diff: diff, savedName: snapshotURL.lastPathComponent, metadata: metadata)
+            try runHistory?.record(
+                diff: diff, savedName: snapshotURL.lastPathComponent, metadata: metadata, since: site.history.since)
         } catch {
             warnings.append("the change history could not be updated (\(error.errorDescription ?? "\(error)"))")
         }

@@ -38,25 +38,31 @@ struct RunHistory: Sendable {
         history: ChangeHistory, dataAsOf: Date
     ) {
         var history = try store.current(snapshots: snapshots, saved: saved, retained: retained)
+        // The date the pages of people with no change showed, kept from here on: taken again from the oldest retained
+        // snapshot, it would move on every night retention prunes one, and with it nearly every page.
+        history.since = history.since ?? retained.first?.takenAt ?? new.takenAt
         if let previous {
             history = history.recording(DiffReport(old: previous, new: new, diff: diff))
         }
         var names = retained.map(\.name) + [new.name]
         if let keep = snapshots.keep, names.count > keep { names.removeFirst(names.count - keep) }
         let kept = Set(names)
-        history.entries.removeAll { !kept.contains($0.old.name) }
-        history.recordedSince = retained.first { kept.contains($0.name) }?.takenAt ?? new.takenAt
+        history = history.retaining(names: kept)
+        history.recordedSince = history.since
         guard previous != nil, diff.isEmpty else { return (history, new.takenAt) }
         let unchangedSince =
             history.entries.last?.new.takenAt ?? retained.first { kept.contains($0.name) }?.takenAt ?? new.takenAt
         return (history, unchangedSince)
     }
 
-    /// Brings `history.jsonl` in step after the run's snapshot was saved as `savedName`.
-    func record(diff: DirectoryDiff, savedName: String, metadata: SnapshotMetadata) throws(SnapshotError) {
+    /// Brings `history.jsonl` in step after the run's snapshot was saved as `savedName`; `since` is the one the site
+    /// showed (`forSite`'s `ChangeHistory.since`).
+    func record(
+        diff: DirectoryDiff, savedName: String, metadata: SnapshotMetadata, since: Date?
+    ) throws(SnapshotError) {
         let report = previous.map {
             DiffReport(old: $0, new: DiffReport.Side(name: savedName, metadata: metadata), diff: diff)
         }
-        try store.append(report, newSnapshot: savedName, snapshots: snapshots)
+        try store.append(report, newSnapshot: savedName, snapshots: snapshots, since: since)
     }
 }

@@ -27,13 +27,19 @@ struct PageContext: Sendable, Equatable {
     /// snapshots, their dates as the pages show them, and how much it found), leaving out the night whose newer
     /// snapshot is `leavingOut`. A night's changes never change once recorded, so the nights' names and counts stand
     /// for them: the events of someone tonight did not touch follow from those nights alone.
+    ///
+    /// The run before made its digest with the nights retention drops tonight (`ChangeHistory.dropped`), so
+    /// `restoringDropped` puts them back where they were, before the nights kept; their people are in the reach
+    /// (`PageReach.adding(_:)`).
     static func historyDigest(
-        _ history: ChangeHistory, startsAt: Date?, generatedAt: Date, leavingOut tonight: String? = nil
+        _ history: ChangeHistory, startsAt: Date?, generatedAt: Date, leavingOut tonight: String? = nil,
+        restoringDropped: Bool = false
     ) -> RenderFingerprint {
         var input = FingerprintInput()
         input.add("orgdir-page-history/1")
         input.add(SiteStamp.seconds(startsAt ?? generatedAt))
-        for night in history.entries where night.new.name != tonight {
+        let nights = restoringDropped ? history.dropped + history.entries : history.entries
+        for night in nights where night.new.name != tonight {
             input.add(night.old.name)
             input.add(night.new.name)
             input.add(SiteStamp.seconds(night.old.takenAt))

@@ -61,6 +61,26 @@ public struct PageReach: Sendable {
         self.managers = managers
     }
 
+    /// This reach with the pages of everyone in `nights` added: the nights retention drops tonight
+    /// (`ChangeHistory.dropped`), whose events leave those people's pages and whose dates their pages may show
+    /// instead (`ChangeHistory.earlier`). Nobody else's page shows a night's events.
+    func adding(_ nights: [DiffReport]) -> PageReach {
+        guard !nights.isEmpty else { return self }
+        var people = self.people
+        for night in nights {
+            for user in night.diff.joiners + night.diff.leavers { people.insert(user.id) }
+            for change in night.diff.changed { people.insert(change.id) }
+        }
+        return PageReach(snapshot: snapshot, baseline: baseline, people: people, managers: managers)
+    }
+
+    private init(snapshot: String, baseline: String?, people: Set<String>, managers: Set<String>) {
+        self.snapshot = snapshot
+        self.baseline = baseline
+        self.people = people
+        self.managers = managers
+    }
+
     /// By display position of `directory`, whether a change reaches the person's page. `slugsChanged` are the ids
     /// of people whose slug was lengthened or shortened since (a collision of ordinary slugs began or ended): their
     /// own pages, their manager's and their reports' show it.

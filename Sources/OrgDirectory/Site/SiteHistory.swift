@@ -37,6 +37,9 @@ struct SiteHistory: Sendable {
     let feedSeed: String
     /// When the retained history starts: the oldest retained snapshot, else the one before the first change.
     let startsAt: Date?
+    /// `ChangeHistory.earlier`: each person's newest change in the nights retention dropped, shown on the pages of
+    /// those with no retained event.
+    let earlier: [String: Date]
     /// The stamp of every date `unchangedSince` can return, made once: formatting a date through `Calendar` for
     /// each person was a quarter of checking which prerendered pages stay.
     private let stampsByDate: [Date: SiteStamp]
@@ -79,8 +82,12 @@ struct SiteHistory: Sendable {
         let side = history.entries.last?.new
         self.feedSeed = "\(side?.tenant ?? "")|\(side?.graphHost ?? "")"
         self.startsAt = history.recordedSince ?? history.entries.first?.old.takenAt
+        self.earlier = history.earlier
         var stamps: [Date: SiteStamp] = [:]
         for date in events.values.compactMap(\.first?.date) + [startsAt].compactMap({ $0 }) where stamps[date] == nil {
+            stamps[date] = SiteStamp(date)
+        }
+        for date in Set(history.earlier.values) where stamps[date] == nil {
             stamps[date] = SiteStamp(date)
         }
         self.stampsByDate = stamps
@@ -92,7 +99,9 @@ struct SiteHistory: Sendable {
     /// found by date each time, they were three lookups a person, a fifth of taking a fingerprint
     /// (`Benchmarks/profile-nightly.sh`); most people have no event and share the history's start stamp.
     func person(_ id: String) -> PersonHistory {
-        guard let events = eventsByPerson[id], let newest = events.first else { return withoutEvents }
+        guard let events = eventsByPerson[id], let newest = events.first else {
+            return earlier.isEmpty ? withoutEvents : withoutEvents(since: earlier[id])
+        }
         return PersonHistory(events: events, unchangedSince: newest.date)
     }
 
@@ -111,8 +120,11 @@ struct SiteHistory: Sendable {
     func placed(in directory: SiteDirectory) -> SiteHistory {
         guard directory.placesByPosition else { return self }
         var histories: [Int: PersonHistory] = [:]
-        histories.reserveCapacity(eventsByPerson.count)
+        histories.reserveCapacity(eventsByPerson.count + earlier.count)
         for id in eventsByPerson.keys {
+            if let position = directory.positionByID[id] { histories[position] = person(id) }
+        }
+        for id in earlier.keys where eventsByPerson[id] == nil {
             if let position = directory.positionByID[id] { histories[position] = person(id) }
         }
         var placed = self
@@ -134,12 +146,19 @@ struct SiteHistory: Sendable {
         PersonHistory(events: [], unchangedSince: startsAt)
     }
 
+    /// What `person(_:)` finds for someone without a retained event whose newest dropped change is `earlier` (nil:
+    /// none, `withoutEvents`).
+    private func withoutEvents(since earlier: Date?) -> PersonHistory {
+        PersonHistory(events: [], unchangedSince: earlier ?? startsAt)
+    }
+
     /// What `person(_:)` finds for one person.
     struct PersonHistory {
         /// Newest first.
         let events: [ChangeHistory.PersonEvent]
         /// Since when the record is unchanged as far as the retained history knows: the newest event's date, else
-        /// the start of the history; nil when the history holds no change at all. A date, not its stamp
+        /// the newest change in a night retention dropped (`ChangeHistory.earlier`), else the start of the history;
+        /// nil when the history holds no change at all. A date, not its stamp
         /// (`stamp(at:)`): most people share the history's start, and a stamp's texts handed out for each of their
         /// pages were two strings whose counts both cores changed at once, for everyone's fingerprint.
         let unchangedSince: Date?

@@ -342,7 +342,8 @@ extension SiteRenderer {
             let lengthened = context.lengthened, directory.placesByPosition,
             before.history
                 == PageContext.historyDigest(
-                    history, startsAt: startsAt, generatedAt: generatedAt, leavingOut: context.snapshot)
+                    history, startsAt: startsAt, generatedAt: generatedAt, leavingOut: context.snapshot,
+                    restoringDropped: true)
         else { return nil }
         return Set(lengthenedBefore).symmetricDifference(lengthened)
     }

@@ -49,7 +49,9 @@ struct ChangeHistoryTests {
         #expect(history.newestFirst.first?.new.name == "2026-03-08T02-00-00Z.json")
     }
 
-    @Test("recording each run as it happens gives what a rebuild gives, retention included", arguments: [nil, 2, 3])
+    @Test(
+        "recording each run as it happens gives the nights a rebuild gives, retention included, and keeps each dropped night's newest dates",
+        arguments: [nil, 2, 3])
     func incrementalEqualsRebuild(keep: Int?) throws {
         let folder = try SnapshotTestFolder()
         let store = SnapshotStore(stateDirectory: folder.url, keep: keep)
@@ -61,7 +63,9 @@ struct ChangeHistoryTests {
             let name = try store.save(snapshot).lastPathComponent
             let report = previous.map { DiffReport(old: $0.snapshot, named: $0.name, new: snapshot, named: name) }
             let recorded = try historyStore.record(report, newSnapshot: name, snapshots: store)
-            #expect(recorded == (try ChangeHistory.build(from: store)), "night \(night)")
+            let rebuilt = try ChangeHistory.build(from: store)
+            #expect(recorded.entries == rebuilt.entries, "night \(night)")
+            #expect(recorded.latestSnapshot == rebuilt.latestSnapshot, "night \(night)")
             #expect(try historyStore.load() == recorded)
             // Appended to the saved file's bytes, as a build records its night: the same file, byte for byte.
             try appended.append(report, newSnapshot: name, snapshots: store)
@@ -69,6 +73,66 @@ struct ChangeHistoryTests {
                 try Data(contentsOf: appended.url) == Data(contentsOf: historyStore.url), "night \(night): appended")
             previous = (snapshot, name)
         }
+        // What the dropped nights leave: the mover's night 1 once snapshot 0 goes (keep 3 and 2), and the joiner's
+        // night 3 once snapshot 2 goes too (keep 2). The leaver and the renamed person's night 4 is kept either way.
+        let date = { (night: Double) in Date(timeIntervalSince1970: Self.march4 + night * Self.day) }
+        let expected: [String: Date] =
+            switch keep {
+            case 2: [SnapshotFixtures.person(1).id: date(1), SnapshotFixtures.person(9).id: date(3)]
+            case 3: [SnapshotFixtures.person(1).id: date(1)]
+            default: [:]
+            }
+        #expect(try historyStore.load()?.earlier == expected)
+        #expect(try ChangeHistoryStore(url: appended.url).load()?.earlier == expected)
+    }
+
+    @Test("a dropped night's leavers leave its dates, and a later dropped night's dates win")
+    func foldingDroppedNights() {
+        let people = SnapshotFixtures.people(3)
+        func night(_ day: Double, _ diff: DirectoryDiff) -> DiffReport {
+            DiffReport(
+                old: DiffReport.Side(name: "\(day - 1)", takenAt: Date(timeIntervalSince1970: day - 1), people: 3),
+                new: DiffReport.Side(name: "\(day)", takenAt: Date(timeIntervalSince1970: day), people: 3),
+                diff: diff)
+        }
+        let change = PersonChange(id: people[1].id, displayName: "", fieldChanges: [])
+        let folded = [people[2].id: Date(timeIntervalSince1970: 1)].folding([
+            night(10, DirectoryDiff(joiners: [people[0]], changed: [change])),
+            night(20, DirectoryDiff(leavers: [people[2]], changed: [change])),
+        ])
+        #expect(
+            folded == [people[0].id: Date(timeIntervalSince1970: 10), people[1].id: Date(timeIntervalSince1970: 20)])
+    }
+
+    @Test("since and the earlier dates round-trip through the file, ids that need escaping included")
+    func earlierRoundTrip() throws {
+        let folder = try SnapshotTestFolder()
+        let historyStore = ChangeHistoryStore(stateDirectory: folder.url)
+        let history = ChangeHistory(
+            entries: [DiffFormatterTests.report()], latestSnapshot: "x.json",
+            since: Date(timeIntervalSince1970: Self.march4),
+            earlier: [
+                "plain": Date(timeIntervalSince1970: Self.march4 + Self.day),
+                "quote\"back\\slash\nline": Date(timeIntervalSince1970: Self.march4 + Self.day),
+                "ümlaut": Date(timeIntervalSince1970: Self.march4 + 2 * Self.day),
+            ])
+        try historyStore.save(history)
+        #expect(try historyStore.load() == history)
+        let lines = try String(decoding: Data(contentsOf: historyStore.url), as: UTF8.self).split(separator: "\n")
+        #expect(lines.first?.contains("\"earlier\":2") == true && lines.first?.contains("\"since\":") == true)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+        #expect(lines.last?.hasPrefix("[\"2026-03-06T") == true, "one line per date, oldest first: \(lines)")
+        // Without either, the header says nothing of them, as before they existed.
+        try historyStore.save(ChangeHistory(entries: [DiffFormatterTests.report()], latestSnapshot: "x.json"))
+        let header = try String(decoding: Data(contentsOf: historyStore.url), as: UTF8.self).prefix { $0 != "\n" }
+        #expect(!header.contains("earlier") && !header.contains("since"))
+        // A header counting more earlier lines than the file has is damage.
+        let text = try String(decoding: Data(contentsOf: historyStore.url), as: UTF8.self)
+        try Data(text.replacingOccurrences(of: "{\"latestSnapshot\"", with: "{\"earlier\":1,\"latestSnapshot\"").utf8)
+            .write(to: historyStore.url)
+        #expect(throws: SnapshotError.self) { try historyStore.load() }
     }
 
     @Test("a missing, damaged or out-of-step history file is rebuilt from the snapshots")

@@ -31,6 +31,28 @@ struct SiteHistoryLookupTests {
         #expect(history.startsAt == (try Self.date("2026-02-28")))
     }
 
+    @Test(
+        "someone whose changes retention dropped shows the newest of them, by id and by position; a retained event still wins"
+    )
+    func personWithEarlierChanges() throws {
+        var saved = SiteFixtures.history
+        let directory = SiteDirectory(users: SiteFixtures.friendly, hiding: [])
+        let withEvents = try #require(
+            directory.people.first { !SiteHistory(saved, hiding: []).person($0).events.isEmpty })
+        let without = try #require(directory.people.first { SiteHistory(saved, hiding: []).person($0).events.isEmpty })
+        let dropped = try Self.date("2026-02-20")
+        saved.earlier = [without.user.id: dropped, withEvents.user.id: dropped]
+        let history = SiteHistory(saved, hiding: [])
+        let placed = history.placed(in: directory)
+        #expect(history.person(without.user.id).unchangedSince == dropped)
+        #expect(placed.person(without).unchangedSince == dropped)
+        #expect(placed.person(without).events.isEmpty)
+        let newest = try #require(history.person(withEvents.user.id).events.first?.date)
+        #expect(placed.person(withEvents).unchangedSince == newest)
+        #expect(history.person("someone-with-no-event").unchangedSince == (try Self.date("2026-02-28")))
+        #expect(history.stamp(at: dropped) == SiteStamp(dropped))
+    }
+
     @Test("an empty history has no events and no date for anyone")
     func emptyHistory() {
         let history = SiteHistory(ChangeHistory(), hiding: [])

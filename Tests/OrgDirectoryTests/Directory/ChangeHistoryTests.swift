@@ -104,6 +104,48 @@ struct ChangeHistoryTests {
             folded == [people[0].id: Date(timeIntervalSince1970: 10), people[1].id: Date(timeIntervalSince1970: 20)])
     }
 
+    @Test("a dropped night folded into the earlier lines one by one gives the bytes of folding the whole history")
+    func foldsEarlierLinesInPlace() throws {
+        let people = SnapshotFixtures.people(8)
+        let at = { (day: Double) in Date(timeIntervalSince1970: Self.march4 + day * Self.day) }
+        let side = { (day: Double) in
+            DiffReport.Side(name: "night-\(Int(day)).json", takenAt: at(day), people: people.count)
+        }
+        let change = { (index: Int) in
+            PersonChange(
+                id: people[index].id, displayName: people[index].displayName,
+                fieldChanges: [FieldChange(field: "jobTitle", old: "a", new: "b")])
+        }
+        // Earlier: people 0–2 on day 1, 3–5 on day 2. Night 3 (dropped) changes 1, lets 4 leave and 6 join; night 4
+        // (kept) changes 7; tonight (night 5) changes 0.
+        let saved = ChangeHistory(
+            entries: [
+                DiffReport(
+                    old: side(2), new: side(3),
+                    diff: DirectoryDiff(joiners: [people[6]], leavers: [people[4]], changed: [change(1)])),
+                DiffReport(old: side(3), new: side(4), diff: DirectoryDiff(changed: [change(7)])),
+            ], latestSnapshot: "night-4.json", since: at(0),
+            earlier: Dictionary(uniqueKeysWithValues: (0..<6).map { (people[$0].id, at($0 < 3 ? 1 : 2)) }))
+        let tonight = DiffReport(old: side(4), new: side(5), diff: DirectoryDiff(changed: [change(0)]))
+        let retained: Set<String> = ["night-3.json", "night-4.json", "night-5.json"]
+        let file = try ChangeHistoryFile.encode(saved)
+        let appended = try #require(ChangeHistoryFile.appending(tonight, to: file, retained: retained, since: nil))
+        let expected = saved.recording(tonight).retaining(names: retained)
+        #expect(expected.earlier[people[1].id] == at(3) && expected.earlier[people[4].id] == nil)
+        #expect(expected.earlier[people[6].id] == at(3) && expected.earlier[people[3].id] == at(2))
+        #expect(
+            String(decoding: appended, as: UTF8.self)
+                == String(decoding: try ChangeHistoryFile.encode(expected), as: UTF8.self))
+        #expect(try ChangeHistoryFile.decode(appended, path: "") == expected)
+        // A dropped night no newer than an earlier line is folded through the decoded history, to the same bytes.
+        var stale = saved
+        stale.earlier[people[5].id] = at(3)
+        let folded = try #require(
+            ChangeHistoryFile.appending(
+                tonight, to: try ChangeHistoryFile.encode(stale), retained: retained, since: nil))
+        #expect(folded == (try ChangeHistoryFile.encode(stale.recording(tonight).retaining(names: retained))))
+    }
+
     @Test("since and the earlier dates round-trip through the file, ids that need escaping included")
     func earlierRoundTrip() throws {
         let folder = try SnapshotTestFolder()

@@ -191,31 +191,104 @@ enum ChangeHistoryFile {
         var newest: Date?
         var out: [[UInt8]] = []
         out.reserveCapacity(lines.count + nights.count)
-        for line in lines {
-            let values = try? file.withUnsafeBytes { bytes throws(SnapshotUserCodec.Unsupported) in
-                var reader = SnapshotUserCodec.Reader(
-                    bytes: UnsafeRawBufferPointer(bytes), index: line.lowerBound, end: line.upperBound)
-                let values = try reader.stringArray()
-                reader.skipWhitespace()
-                guard reader.index == line.upperBound else { throw reader.unsupported }
-                return values
-            }
-            guard let values, let text = values.first, let date = formatter.date(from: text) else { return nil }
-            newest = newest.map { max($0, date) } ?? date
-            let ids = values.dropFirst()
-            guard ids.contains(where: touched.contains) else {
-                out.append(Array(file[line]) + [UInt8(ascii: "\n")])
-                continue
-            }
-            let kept = ids.filter { !touched.contains($0) }
-            if !kept.isEmpty { out.append(earlierLine(text, kept)) }
+        // The people touched, as bytes in byte order: a line's ids are looked up among them without a String each.
+        let touchedBytes = touched.map { Array($0.utf8) }.sorted { left, right in
+            left.withUnsafeBytes { l in right.withUnsafeBytes { r in ByteOrder.compare(l, r) < 0 } }
         }
+        let done: Bool = file.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
+            func isTouched(_ id: Range<Int>) -> Bool {
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[id])
+                var low = 0
+                var high = touchedBytes.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    let order = touchedBytes[middle].withUnsafeBytes { ByteOrder.compare($0, bytes) }
+                    if order == 0 { return true }
+                    if order < 0 { low = middle + 1 } else { high = middle }
+                }
+                return false
+            }
+            for line in lines {
+                // A line with an escaped string goes through the reader, one String per id.
+                guard let strings = plainStrings(raw, line) else {
+                    guard let rewritten = foldingEscapedLine(raw, line, touched, formatter, &newest) else {
+                        return false
+                    }
+                    out.append(contentsOf: rewritten)
+                    continue
+                }
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: raw[strings[0]]), as: UTF8.self)
+                guard let date = formatter.date(from: text) else { return false }
+                newest = newest.map { max($0, date) } ?? date
+                let ids = strings.dropFirst()
+                guard ids.contains(where: isTouched) else {
+                    out.append(Array(raw[line]) + [UInt8(ascii: "\n")])
+                    continue
+                }
+                var rewritten: [UInt8] = [UInt8(ascii: "[")]
+                rewritten.append(contentsOf: raw[(strings[0].lowerBound - 1)...strings[0].upperBound])
+                var kept = 0
+                for id in ids where !isTouched(id) {
+                    rewritten.append(UInt8(ascii: ","))
+                    rewritten.append(contentsOf: raw[(id.lowerBound - 1)...id.upperBound])
+                    kept += 1
+                }
+                rewritten.append(contentsOf: [UInt8(ascii: "]"), UInt8(ascii: "\n")])
+                if kept > 0 { out.append(rewritten) }
+            }
+            return true
+        }
+        guard done else { return nil }
         let groups = Dictionary(grouping: folded.keys) { folded[$0] ?? .distantPast }
         for date in groups.keys.sorted() {
             guard newest.map({ date > $0 }) ?? true else { return nil }
             out.append(earlierLine(formatter.string(from: date), (groups[date] ?? []).sorted(by: User.idPrecedes)))
         }
         return out
+    }
+
+    /// The byte ranges of the strings of an `earlier` line (quotes left out), the date's first, when none of them
+    /// holds an escape (as every id Graph gives); nil otherwise, or when the line is not such an array.
+    private static func plainStrings(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> [Range<Int>]? {
+        var index = line.lowerBound
+        guard index < line.upperBound, bytes[index] == UInt8(ascii: "[") else { return nil }
+        index += 1
+        var ranges: [Range<Int>] = []
+        while true {
+            guard index < line.upperBound, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            let start = index + 1
+            var end = start
+            while end < line.upperBound, bytes[end] != UInt8(ascii: "\"") {
+                if bytes[end] == UInt8(ascii: "\\") || bytes[end] < 0x20 { return nil }
+                end += 1
+            }
+            guard end < line.upperBound else { return nil }
+            ranges.append(start..<end)
+            index = end + 1
+            guard index < line.upperBound else { return nil }
+            if bytes[index] == UInt8(ascii: "]") { return index + 1 == line.upperBound ? ranges : nil }
+            guard bytes[index] == UInt8(ascii: ",") else { return nil }
+            index += 1
+        }
+    }
+
+    /// `foldingEarlierLines` for one line holding an escaped string, read through the reader: the line as it is, or
+    /// without the `touched` ids (none when it loses them all); nil when it does not read.
+    private static func foldingEscapedLine(
+        _ bytes: UnsafeRawBufferPointer, _ line: Range<Int>, _ touched: Set<String>,
+        _ formatter: ISO8601DateFormatter, _ newest: inout Date?
+    ) -> [[UInt8]]? {
+        var reader = SnapshotUserCodec.Reader(bytes: bytes, index: line.lowerBound, end: line.upperBound)
+        guard let values = try? reader.stringArray() else { return nil }
+        reader.skipWhitespace()
+        guard reader.index == line.upperBound, let text = values.first, let date = formatter.date(from: text) else {
+            return nil
+        }
+        newest = newest.map { max($0, date) } ?? date
+        let ids = values.dropFirst()
+        guard ids.contains(where: touched.contains) else { return [Array(bytes[line]) + [UInt8(ascii: "\n")]] }
+        let kept = ids.filter { !touched.contains($0) }
+        return kept.isEmpty ? [] : [earlierLine(text, kept)]
     }
 
     /// One `earlier` line: the date's text, then the ids as given, ending in a line break.

@@ -116,8 +116,8 @@ struct ChangeHistoryTests {
                 id: people[index].id, displayName: people[index].displayName,
                 fieldChanges: [FieldChange(field: "jobTitle", old: "a", new: "b")])
         }
-        // Earlier: people 0–2 on day 1, 3–5 on day 2. Night 3 (dropped) changes 1, lets 4 leave and 6 join; night 4
-        // (kept) changes 7; tonight (night 5) changes 0.
+        // Earlier: people 0–2 and an id that needs escaping on day 1, 3–5 on day 2. Night 3 (dropped) changes 1,
+        // lets 4 leave and 6 join; night 4 (kept) changes 7; tonight (night 5) changes 0.
         let saved = ChangeHistory(
             entries: [
                 DiffReport(
@@ -125,7 +125,8 @@ struct ChangeHistoryTests {
                     diff: DirectoryDiff(joiners: [people[6]], leavers: [people[4]], changed: [change(1)])),
                 DiffReport(old: side(3), new: side(4), diff: DirectoryDiff(changed: [change(7)])),
             ], latestSnapshot: "night-4.json", since: at(0),
-            earlier: Dictionary(uniqueKeysWithValues: (0..<6).map { (people[$0].id, at($0 < 3 ? 1 : 2)) }))
+            earlier: Dictionary(uniqueKeysWithValues: (0..<6).map { (people[$0].id, at($0 < 3 ? 1 : 2)) })
+                .merging(["quote\"d\\id": at(1)]) { first, _ in first })
         let tonight = DiffReport(old: side(4), new: side(5), diff: DirectoryDiff(changed: [change(0)]))
         let retained: Set<String> = ["night-3.json", "night-4.json", "night-5.json"]
         let file = try ChangeHistoryFile.encode(saved)
@@ -133,6 +134,7 @@ struct ChangeHistoryTests {
         let expected = saved.recording(tonight).retaining(names: retained)
         #expect(expected.earlier[people[1].id] == at(3) && expected.earlier[people[4].id] == nil)
         #expect(expected.earlier[people[6].id] == at(3) && expected.earlier[people[3].id] == at(2))
+        #expect(expected.earlier["quote\"d\\id"] == at(1))
         #expect(
             String(decoding: appended, as: UTF8.self)
                 == String(decoding: try ChangeHistoryFile.encode(expected), as: UTF8.self))

@@ -26,6 +26,16 @@ struct SiteHistoryEndToEndTests {
         (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]) ?? [:]
     }
 
+    /// `orgdir build --json` with `settings` in `workspace`, expected to succeed: its summary.
+    static func build(
+        _ settings: URL, in workspace: Workspace, environment: [String: String]
+    ) async throws -> [String: Any] {
+        let outcome = try await OrgDirProcess.run(
+            ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
+        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+        return summary(outcome)
+    }
+
     /// A name that needs no escaping in HTML or Markdown, so the test can look for it verbatim.
     static func plain(_ user: SandboxUser) -> Bool {
         user.department?.allSatisfy({ $0.isLetter || $0 == " " }) == true
@@ -153,10 +163,7 @@ struct SiteHistoryEndToEndTests {
                 extra: [("expandManager", "<true/>")])
             let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
             func build() async throws -> [String: Any] {
-                let outcome = try await OrgDirProcess.run(
-                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
-                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-                return Self.summary(outcome)
+                try await Self.build(settings, in: workspace, environment: environment)
             }
             let first = try await build()
             #expect(first["peopleRendered"] as? Int == 40 && first["peopleReused"] as? Int == 0, "\(first)")
@@ -229,10 +236,7 @@ struct SiteHistoryEndToEndTests {
             func build() async throws -> [String: Any] {
                 // Each night a second apart at least: pages show their dates to the second.
                 try await Task.sleep(for: .milliseconds(1_100))
-                let outcome = try await OrgDirProcess.run(
-                    ["build", "--config", settings.path, "--json"], in: workspace.folder, environment: environment)
-                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-                return Self.summary(outcome)
+                return try await Self.build(settings, in: workspace, environment: environment)
             }
             /// The person's HTML page (which shows its date to the second), found by its Markdown twin's heading.
             func page(of user: SandboxUser) throws -> String {

@@ -206,6 +206,31 @@ struct SiteHistoryEndToEndTests {
             #expect(nightly["peoplePreparedBefore"] as? Int == 39, "only the changer is prepared: \(nightly)")
             #expect(nightly["exportRowsCopied"] as? Int == 3 * 39, "only the changer's rows are made: \(nightly)")
 
+            // A night's page is carried over while none of its people change; a change to one of them renders it.
+            let nightPages = { try workspace.files(in: "changes", withExtension: "html").sorted() }
+            #expect(try nightPages().count == 1)
+            let firstNight = try #require(try nightPages().first)
+            let firstNightBytes = try Data(contentsOf: workspace.output.appendingPathComponent("changes/\(firstNight)"))
+            let other = try #require(
+                everyone.first { user in
+                    user.id != changer.id && user.managerId != nil && !everyone.contains { $0.managerId == user.id }
+                })
+            var otherChanged = other
+            otherChanged.jobTitle = "Second Tester"
+            try await sandbox.mutate(.update(otherChanged))
+            let second = try await build()
+            #expect(second["changePagesCarried"] as? Int == 1, "the first night's page is carried: \(second)")
+            #expect(try nightPages().count == 2)
+            #expect(
+                try Data(contentsOf: workspace.output.appendingPathComponent("changes/\(firstNight)"))
+                    == firstNightBytes)
+            changed.jobTitle = "Chief Tester Again"
+            try await sandbox.mutate(.update(changed))
+            let third = try await build()
+            #expect(
+                third["changePagesCarried"] as? Int == 1,
+                "the second night's page is carried, the first (the changer's) rendered: \(third)")
+
             // Without the fingerprints and the export rows everyone is rendered and every row made, and every byte
             // comes out as the nightly left it.
             try FileManager.default.removeItem(at: fingerprints)

@@ -232,7 +232,8 @@ public struct BuildPipeline: Sendable {
             peopleRendered: counts.peopleRendered, peopleReused: counts.peopleReused,
             peoplePrerendered: counts.peoplePrerendered, peopleTokenized: counts.peopleTokenized,
             exportRowsCopied: counts.exportRowsCopied, keptRowsCopied: counts.keptRowsCopied,
-            peoplePreparedBefore: counts.peoplePreparedBefore, fingerprintsCarried: counts.fingerprintsCarried)
+            peoplePreparedBefore: counts.peoplePreparedBefore, fingerprintsCarried: counts.fingerprintsCarried,
+            changePagesCarried: counts.changePagesCarried)
         progress.say(
             "published \(summary.published) people to \(summary.output) (\(changes.joiners) joined, "
                 + "\(changes.leavers) left, \(changes.changed) changed; \(summary.filesWritten) files written, "
@@ -476,7 +477,8 @@ public struct BuildPipeline: Sendable {
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,
             peopleTokenized: report.peopleTokenized, exportRowsCopied: report.exportRowsCopied,
             keptRowsCopied: report.keptRowsCopied, peoplePreparedBefore: report.peoplePreparedBefore,
-            fingerprintsCarried: report.fingerprintsCarried, warnings: warnings)
+            fingerprintsCarried: report.fingerprintsCarried, changePagesCarried: report.changePagesCarried,
+            warnings: warnings)
     }
 }
 
@@ -569,5 +571,6 @@ struct PublishCounts {
     var keptRowsCopied: Int
     var peoplePreparedBefore: Int
     var fingerprintsCarried: Int
+    var changePagesCarried: Int
     var warnings: [String]
 }

@@ -40,4 +40,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Of `peopleReused`, people whose render fingerprint was carried from the run before without being taken
     /// again, because none of tonight's changes reached their page (their record, their manager, their reports).
     public var fingerprintsCarried: Int = 0
+    /// Night pages under `changes/` carried over from the published site without being rendered, because no change
+    /// since reached them (their people's pages links).
+    public var changePagesCarried: Int = 0
 }

@@ -105,6 +105,17 @@ struct SiteHistory: Sendable {
         return PersonHistory(events: events, unchangedSince: newest.date)
     }
 
+    /// The files of the nights none of `people` is on (by id): a night's page shows its joiners, leavers and changed
+    /// people (those with a change left after hiding, as `eventsByPerson` keeps them) and links their pages, so only
+    /// a change to one of theirs can change it. `tonight` (a snapshot's name) is left out: its page is new.
+    func nightsUnreached(by people: some Sequence<String>, tonight: String) -> Set<String> {
+        var reached: Set<String> = [tonight]
+        for id in people {
+            for event in eventsByPerson[id] ?? [] { reached.insert(event.snapshot) }
+        }
+        return Set(nights.lazy.filter { !reached.contains($0.snapshot) }.map(\.file))
+    }
+
     /// The stamp of `date`, one `person(_:)` returned: made once per date, not for each page.
     func stamp(at date: Date) -> SiteStamp {
         stampsByDate[date] ?? SiteStamp(date)

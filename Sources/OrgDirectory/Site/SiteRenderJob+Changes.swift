@@ -10,9 +10,10 @@ extension SiteRenderJob {
     /// Lines of one feed entry's text before "… and N more".
     static let feedLineLimit = 100
 
-    /// `changes.html`, `changes/<night>.html` and `changes.atom`.
-    func renderChanges(to output: some SiteOutput) throws(SiteError) -> [String] {
+    /// `changes.html`, `changes/<night>.html` and `changes.atom`, and how many night pages were carried over.
+    func renderChanges(to output: some SiteOutput) throws(SiteError) -> (paths: [String], carried: Int) {
         var paths: [String] = []
+        var carried = 0
         let overview = ChangePage.Overview(
             nights: history.nights.map { changeNight($0, root: "", limit: Self.changesOverviewLimit) })
         let html = try page(frame(kind: "changes", title: "What changed", root: "")) {
@@ -26,8 +27,18 @@ extension SiteRenderJob {
         try write(html, "changes.html", output, &paths)
         let compiled = templates.isBuiltin(CompiledPage.change)
         for night in history.nights {
+            let path = "changes/\(night.file).html"
+            if carriedNights.contains(night.file), output.carryOver([path]) {
+                paths.append(path)
+                carried += 1
+                continue
+            }
             let nightPage = ChangePage.NightPage(night: changeNight(night, root: "../", limit: nil))
-            let html = try page(frame(kind: "change", title: "Changes on \(night.stamp.display)", root: "../")) {
+            // Dated by its night, not by the run: a night's page then changes only when one of its people's page
+            // links does, and a nightly carries the others over (`carriedNights`) instead of rendering every night
+            // it keeps, which grew every run by a night's worth of people.
+            let title = "Changes on \(night.stamp.display)"
+            let html = try page(frame(kind: "change", title: title, root: "../", stamp: night.stamp)) {
                 (page: inout PageBytes) throws(SiteError) in
                 if compiled {
                     ChangePage.append(nightPage, to: &page)
@@ -35,10 +46,10 @@ extension SiteRenderJob {
                     page.raw(try templates.render("change", ChangePage.context(nightPage)))
                 }
             }
-            try write(html, "changes/\(night.file).html", output, &paths)
+            try write(html, path, output, &paths)
         }
         try write(try templates.render("changes.atom", feedContext()), "changes.atom", output, &paths)
-        return paths
+        return (paths, carried)
     }
 
     /// One night as `change-night` shows it; `limit` cuts each list (the overview), nil lists everyone.

@@ -25,6 +25,9 @@ struct SiteRenderJob: Sendable {
     var keptRowFiles: KeptRowFiles? = nil
     /// The person pages' frame, made once (`withPersonFrame()`); nil makes it for each page.
     var personFrame: FrameBytes? = nil
+    /// The night pages (`SiteHistory.Night.file`) to carry over from the published site instead of rendering: the
+    /// nights no change since the run that published it reaches (`SiteHistory.nightsUnreached`).
+    var carriedNights: Set<String> = []
 
     // MARK: - Person pages
 

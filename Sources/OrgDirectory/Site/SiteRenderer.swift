@@ -138,21 +138,28 @@ public struct SiteRenderer: Sendable {
                         by: User.idPrecedes))
             }
         }
-        let reached = context.flatMap { context in
+        let slugsChanged = context.flatMap { context in
             reach.flatMap { reach in
                 Self.slugsChanged(
                     from: previous?.context, to: context, reach: reach, history: history,
-                    startsAt: placedHistory.startsAt, generatedAt: generatedAt, directory: directory
-                ).map { reach.reached(in: directory, slugsChanged: $0) }
+                    startsAt: placedHistory.startsAt, generatedAt: generatedAt, directory: directory)
             }
         }
-        let job = SiteRenderJob(
+        let reached = reach.flatMap { reach in slugsChanged.map { reach.reached(in: directory, slugsChanged: $0) } }
+        var made = SiteRenderJob(
             options: options, templates: templates, directory: directory, stamp: SiteStamp(generatedAt),
             history: placedHistory, tokenCache: searchTokens, keepsTokenCache: keepingSearchTokens,
             tokenCacheRows: located?.rows.numbers, baseRecords: located?.records,
             exportRows: keepingExportRows ? (exportRows, published) : nil, rowMatch: match, keptRowFiles: keptRows
         )
         .withPersonFrame()
+        if let reach, let slugsChanged {
+            // A night's page links its people's pages: only those whose record changed, who joined or left, or whose
+            // slug was lengthened or shortened can change it.
+            made.carriedNights = placedHistory.nightsUnreached(
+                by: reach.managers.union(slugsChanged), tonight: reach.snapshot)
+        }
+        let job = made
         let inPlaceByPosition = inPlaceMerged?.fingerprints
         let omittingCopiedIDs = inPlaceMerged?.lines?.copies(count: directory.people.count) == true
         if let prerendered { try job.removePrerendered(prerendered, missingFrom: directory, in: output) }
@@ -161,6 +168,7 @@ public struct SiteRenderer: Sendable {
         var fileCount = 0
         var shards = 0
         var people = SiteRenderJob.PeopleChunk()
+        var changePagesCarried = 0
         // Files other than person pages, for sweeping a recycled output.
         var otherPaths: Set<String> = []
         var searchPieces: [SiteRenderJob.SearchPiece] = []
@@ -239,7 +247,12 @@ public struct SiteRenderer: Sendable {
                         }, at: 0)
                 }
                 pending += [
-                    { RenderPart(try job.renderChanges(to: output)) },
+                    {
+                        let changes = try job.renderChanges(to: output)
+                        var part = RenderPart(changes.paths)
+                        part.changePagesCarried = changes.carried
+                        return part
+                    },
                     { RenderPart(try job.writeAssets(to: output)) },
                 ]
                 var start = 0
@@ -274,6 +287,7 @@ public struct SiteRenderer: Sendable {
                         people.prerendered += chunk.prerendered
                         people.carried += chunk.carried
                     }
+                    changePagesCarried += done.changePagesCarried
                 }
                 var limiter = TaskLimiter(limit: workers)
                 for work in pending { try await limiter.add(work, to: &group, collect: collect) }
@@ -299,6 +313,7 @@ public struct SiteRenderer: Sendable {
         report.peopleReused = people.reused
         report.peoplePrerendered = people.prerendered
         report.fingerprintsCarried = people.carried
+        report.changePagesCarried = changePagesCarried
         // The token part ran only in the concurrent layout; otherwise everyone was tokenized.
         report.peopleTokenized =
             searchPieces.isEmpty ? directory.people.count : searchPieces.reduce(0) { $0 + $1.tokenized }
@@ -371,6 +386,8 @@ private struct RenderPart: Sendable {
     var kept: SiteRenderJob.KeptRows?
     /// What the part could not keep for the next run (the preparations' save).
     var warning: String?
+    /// Night pages carried over instead of rendered (the change pages' part).
+    var changePagesCarried = 0
 
     init(
         _ paths: [String], fileCount: Int? = nil, shards: Int = 0, people: SiteRenderJob.PeopleChunk? = nil,

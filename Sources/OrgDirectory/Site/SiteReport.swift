@@ -19,6 +19,9 @@ public struct SiteReport: Sendable, Equatable {
     /// People whose render fingerprint was carried from the published site's because no change reached their page
     /// (`PageReach`), instead of taken again.
     public var fingerprintsCarried: Int = 0
+    /// Night pages under `changes/` carried over from the published site because no change since reached them
+    /// (`SiteRenderJob.carriedNights`), instead of rendered again.
+    public var changePagesCarried: Int = 0
     /// Every person's render fingerprint, for the next run; nil when the render was not asked to keep them.
     public var fingerprints: RenderFingerprints?
     /// People whose search tokens were worked out by this render (the others were numbered while the build

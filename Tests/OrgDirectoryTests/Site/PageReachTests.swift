@@ -104,6 +104,7 @@ struct PageReachTests {
         let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
         let renderer = try SiteRenderer(options: SiteOptions())
         var kept: RenderFingerprints?
+        var changePagesCarried = 0
         for (number, people) in nights.enumerated() {
             let history = Self.history(nights, through: number)
             let reach: PageReach
@@ -137,12 +138,15 @@ struct PageReachTests {
                 #expect(report.fingerprintsCarried > people.count / 2, "night \(number): \(report.fingerprintsCarried)")
                 #expect(report.fingerprintsCarried + report.peopleRendered <= people.count)
             }
+            changePagesCarried += report.changePagesCarried
+            #expect(report.changePagesCarried < max(1, number), "night \(number): tonight's page is new")
             // Kept as the pipeline keeps them: through the state file.
             kept = made.encoded().withUnsafeBytes { RenderFingerprints.decode($0, output: publisher.output.path) }
             let context = try #require(kept?.context, "night \(number): the context is kept with the fingerprints")
             #expect(context.snapshot == Self.snapshot(number))
             #expect(context.lengthened?.count == ((2...3).contains(number) ? 2 : 0), "night \(number)")
         }
+        #expect(changePagesCarried > 0, "some night's page was carried over, and the site still equals a full render")
     }
 
     @Test("nothing is carried from fingerprints made with another snapshot, options or history")

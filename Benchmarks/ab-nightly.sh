@@ -6,6 +6,7 @@
 # a paired comparison, where the nightly rows of `compare-sites.sh` compare different nights.
 #
 #   Benchmarks/ab-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
+#   AB_HISTORY_NIGHTS=40 Benchmarks/ab-nightly.sh OLD NEW 6    # the same night after 40 nights of history
 #
 # Each round prints the wall, CPU and peak, then the run's stages from its `--verbose` log; the end, each side's
 # medians and in how many rounds B was faster (`scripts/ab_summary.py`).
@@ -27,9 +28,13 @@ for side in A B; do
 done
 "$first" build --config "$dir/A.plist" > /dev/null
 "$second" build --config "$dir/B.plist" > /dev/null
-change 1000
-"$first" build --config "$dir/A.plist" --quiet
-"$second" build --config "$dir/B.plist" --quiet
+# AB_HISTORY_NIGHTS untimed nightlies first (default 1), each after its own 1 % churn: the history a site that has run
+# that many nights keeps, which every nightly reads and shows.
+for night in $(seq 1 "${AB_HISTORY_NIGHTS:-1}"); do
+  if [ "$night" = 1 ]; then change 1000; else change $((2000 + night)); fi
+  "$first" build --config "$dir/A.plist" --quiet
+  "$second" build --config "$dir/B.plist" --quiet
+done
 change 1001
 for side in A B; do cp -a "$dir/$side" "$dir/$side.saved"; done
 for round in $(seq 1 "$rounds"); do

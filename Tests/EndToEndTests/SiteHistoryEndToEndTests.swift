@@ -206,7 +206,8 @@ struct SiteHistoryEndToEndTests {
             #expect(nightly["peoplePreparedBefore"] as? Int == 39, "only the changer is prepared: \(nightly)")
             #expect(nightly["exportRowsCopied"] as? Int == 3 * 39, "only the changer's rows are made: \(nightly)")
 
-            // A night's page is carried over while none of its people change; a change to one of them renders it.
+            // A night's page is carried over while none of its people's page links can have moved: a new title on
+            // one of them leaves it, a rename renders it.
             let nightPages = { try workspace.files(in: "changes", withExtension: "html").sorted() }
             #expect(try nightPages().count == 1)
             let firstNight = try #require(try nightPages().first)
@@ -226,10 +227,19 @@ struct SiteHistoryEndToEndTests {
                     == firstNightBytes)
             changed.jobTitle = "Chief Tester Again"
             try await sandbox.mutate(.update(changed))
+            let retitled = try await build()
+            #expect(retitled["changePagesCarried"] as? Int == 2, "a new title moves no link: \(retitled)")
+            // Renamed, the changer's page moves: the first night's page, which links it, is rendered again.
+            changed.displayName = "Renamed Tester"
+            try await sandbox.mutate(.update(changed))
             let third = try await build()
             #expect(
                 third["changePagesCarried"] as? Int == 1,
-                "the second night's page is carried, the first (the changer's) rendered: \(third)")
+                "the second night's page is carried (the third's too), the first (which links the renamed changer) rendered: \(third)"
+            )
+            let relinked = try String(
+                contentsOf: workspace.output.appendingPathComponent("changes/\(firstNight)"), encoding: .utf8)
+            #expect(relinked.contains("people/renamed-tester-"), "\(relinked)")
 
             // Without the fingerprints and the export rows everyone is rendered and every row made, and every byte
             // comes out as the nightly left it.

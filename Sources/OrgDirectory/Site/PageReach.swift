@@ -16,10 +16,14 @@ public struct PageReach: Sendable {
     let baseline: String?
     /// Whose own page a change reaches: everyone whose record changed or who joined, and the managers their
     /// records named before and after, and those of everyone who left (a page lists its person's reports).
-    let people: Set<String>
+    private(set) var people: Set<String>
     /// Whose direct reports' pages a change reaches: everyone whose record changed, who joined or who left (a page
     /// names and links its person's manager).
     let managers: Set<String>
+    /// Whose page link a change can have moved: everyone who joined, left or was renamed (a slug is the display name's
+    /// and the id's). A night's change page links its people's pages and shows nothing else that changes
+    /// (`SiteHistory.nightsUnreached`).
+    let relinked: Set<String>
 
     /// A first run's: nothing to carry, but the fingerprints it makes are stamped with `snapshot`.
     public init(recording snapshot: String) {
@@ -27,6 +31,7 @@ public struct PageReach: Sendable {
         baseline = nil
         people = []
         managers = []
+        relinked = []
     }
 
     /// The reach of the night from `previous` (the people of the snapshot named `baseline`) to `current`, both in id
@@ -38,6 +43,7 @@ public struct PageReach: Sendable {
     ) {
         var people = unequal
         var managers = unequal
+        var relinked = Set(diff.joiners.map(\.id)).union(diff.leavers.map(\.id))
         for joiner in diff.joiners {
             people.insert(joiner.id)
             managers.insert(joiner.id)
@@ -49,16 +55,19 @@ public struct PageReach: Sendable {
         }
         // The changed people's managers, before and after: a few hundred found by id among everyone.
         for id in unequal {
+            var names: [String] = []
             for side in [previous, current] {
-                if let index = side.indexSortedByID(of: id), let manager = side[index].manager {
-                    people.insert(manager.id)
-                }
+                guard let index = side.indexSortedByID(of: id) else { continue }
+                if let manager = side[index].manager { people.insert(manager.id) }
+                names.append(side[index].displayName)
             }
+            if names.count != 2 || names[0] != names[1] { relinked.insert(id) }
         }
         self.snapshot = snapshot
         self.baseline = baseline
         self.people = people
         self.managers = managers
+        self.relinked = relinked
     }
 
     /// This reach with the pages of everyone in `nights` added: the nights retention drops tonight
@@ -71,14 +80,9 @@ public struct PageReach: Sendable {
             for user in night.diff.joiners + night.diff.leavers { people.insert(user.id) }
             for change in night.diff.changed { people.insert(change.id) }
         }
-        return PageReach(snapshot: snapshot, baseline: baseline, people: people, managers: managers)
-    }
-
-    private init(snapshot: String, baseline: String?, people: Set<String>, managers: Set<String>) {
-        self.snapshot = snapshot
-        self.baseline = baseline
-        self.people = people
-        self.managers = managers
+        var reach = self
+        reach.people = people
+        return reach
     }
 
     /// By display position of `directory`, whether a change reaches the person's page. `slugsChanged` are the ids

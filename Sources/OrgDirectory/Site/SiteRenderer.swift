@@ -154,10 +154,10 @@ public struct SiteRenderer: Sendable {
         )
         .withPersonFrame()
         if let reach, let slugsChanged {
-            // A night's page links its people's pages: only those whose record changed, who joined or left, or whose
-            // slug was lengthened or shortened can change it.
+            // A night's page links its people's pages: only those who joined, left or were renamed, or whose slug
+            // was lengthened or shortened, can change it.
             made.carriedNights = placedHistory.nightsUnreached(
-                by: reach.managers.union(slugsChanged), tonight: reach.snapshot)
+                by: reach.relinked.union(slugsChanged), tonight: reach.snapshot)
         }
         let job = made
         let inPlaceByPosition = inPlaceMerged?.fingerprints

@@ -24,7 +24,8 @@ for night in $(seq 1 "$nights"); do
 import json, sys
 summary = json.load(open(sys.argv[1]))
 print(f"night {sys.argv[3]}: {open(sys.argv[2]).read().strip()}; rendered {summary.get('peopleRendered')}, "
-      f"carried {summary.get('fingerprintsCarried')}, files written {summary.get('filesWritten')}")
+      f"carried {summary.get('fingerprintsCarried')}, change pages carried {summary.get('changePagesCarried')}, "
+      f"files written {summary.get('filesWritten')}")
 PY
 done
 rm -rf "$dir"

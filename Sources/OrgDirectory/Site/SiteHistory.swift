@@ -131,15 +131,9 @@ struct SiteHistory: Sendable {
     func placed(in directory: SiteDirectory) -> SiteHistory {
         guard directory.placesByPosition else { return self }
         var histories: [Int: PersonHistory] = [:]
-        histories.reserveCapacity(eventsByPerson.count + earlier.count)
+        histories.reserveCapacity(eventsByPerson.count)
         for id in eventsByPerson.keys {
             if let position = directory.positionByID[id] { histories[position] = person(id) }
-        }
-        // Under long retention nearly everyone is in `earlier`: each is looked up twice, not four times.
-        for (id, date) in earlier where eventsByPerson[id] == nil {
-            if let position = directory.positionByID[id] {
-                histories[position] = PersonHistory(events: [], unchangedSince: date)
-            }
         }
         var placed = self
         placed.placement = (directory.people, histories)
@@ -152,7 +146,10 @@ struct SiteHistory: Sendable {
         guard let placement, SiteDirectory.isOwn(person, in: placement.people) else {
             return self.person(person.user.id)
         }
-        return placement.histories[person.index] ?? withoutEvents
+        // `earlier` is looked up only for whom it is asked: under long retention it holds nearly everyone, and placed
+        // ahead it was 47 of a nightly's 1,169 samples (100,000 ids), where a nightly asks for the few it reaches.
+        return placement.histories[person.index]
+            ?? (earlier.isEmpty ? withoutEvents : withoutEvents(since: earlier[person.user.id]))
     }
 
     /// What `person(_:)` finds for anyone without an event: unchanged since the history's start.

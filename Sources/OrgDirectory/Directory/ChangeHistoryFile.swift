@@ -104,7 +104,9 @@ enum ChangeHistoryFile {
                 kept.append(lines[cursor].lowerBound..<lines[last].upperBound)
             } else {
                 // Only a dropped night's people are read: their ids and the night's date go into `earlier`.
-                guard let people = try? decodedPeople(night, file, lines, from: cursor + 1, decoder) else { return nil }
+                guard let people = try? decodedPeople(night, file, lines, from: cursor + 1, decoder, path: "") else {
+                    return nil
+                }
                 dropped.append(DiffReport(old: night.old, new: night.new, diff: people))
             }
             cursor = last + 1
@@ -145,17 +147,19 @@ enum ChangeHistoryFile {
         return Data(out)
     }
 
-    /// The people of the night whose header `night` is, from its first people line `first`.
+    /// The people of the night whose header `night` is, from its first people line `first` (the lines its counts
+    /// name, none negative, all in `lines`); `path` names the file in errors.
     private static func decodedPeople(
-        _ night: ReportHeader, _ data: Data, _ lines: [Range<Int>], from first: Int, _ decoder: JSONDecoder
+        _ night: ReportHeader, _ data: Data, _ lines: [Range<Int>], from first: Int, _ decoder: JSONDecoder,
+        path: String
     ) throws(SnapshotError) -> DirectoryDiff {
         func range(_ start: Int, _ count: Int) -> Range<Int> {
             count == 0 ? 0..<0 : lines[start].lowerBound..<lines[start + count - 1].upperBound
         }
         let people = try read(
-            data, range(first, night.joiners + night.leavers), decoder, "", fast: SnapshotUserCodec.readUsers)
+            data, range(first, night.joiners + night.leavers), decoder, path, fast: SnapshotUserCodec.readUsers)
         let changes = try read(
-            data, range(first + night.joiners + night.leavers, night.changed), decoder, "",
+            data, range(first + night.joiners + night.leavers, night.changed), decoder, path,
             fast: SnapshotUserCodec.readChanges)
         return DirectoryDiff(
             joiners: Array(people.prefix(night.joiners)), leavers: Array(people.dropFirst(night.joiners)),
@@ -288,17 +292,22 @@ enum ChangeHistoryFile {
         _ bytes: UnsafeRawBufferPointer, _ line: Range<Int>, _ touched: Set<String>,
         _ formatter: ISO8601DateFormatter, _ newest: inout Date?
     ) -> [[UInt8]]? {
-        var reader = SnapshotUserCodec.Reader(bytes: bytes, index: line.lowerBound, end: line.upperBound)
-        guard let values = try? reader.stringArray() else { return nil }
-        reader.skipWhitespace()
-        guard reader.index == line.upperBound, let text = values.first, let date = formatter.date(from: text) else {
-            return nil
-        }
+        guard let values = earlierStrings(bytes, line), let text = values.first, let date = formatter.date(from: text)
+        else { return nil }
         newest = newest.map { max($0, date) } ?? date
         let ids = values.dropFirst()
         guard ids.contains(where: touched.contains) else { return [Array(bytes[line]) + [UInt8(ascii: "\n")]] }
         let kept = ids.filter { !touched.contains($0) }
         return kept.isEmpty ? [] : [earlierLine(text, kept)]
+    }
+
+    /// The strings of the `earlier` line at `line` through the fast reader (the date's text first); nil when the line
+    /// is not one array of strings the reader takes, for JSONDecoder to read or explain.
+    private static func earlierStrings(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> [String]? {
+        var reader = SnapshotUserCodec.Reader(bytes: bytes, index: line.lowerBound, end: line.upperBound)
+        guard let values = try? reader.stringArray() else { return nil }
+        reader.skipWhitespace()
+        return reader.index == line.upperBound ? values : nil
     }
 
     /// One `earlier` line: the date's text, then the ids as given, ending in a line break.
@@ -323,14 +332,7 @@ enum ChangeHistoryFile {
         // table was copied over and over (a fifth of reading 100,000 ids).
         earlier.reserveCapacity(lines.reduce(0) { $0 + $1.count } / 32)
         for line in lines {
-            let fast = try? data.withUnsafeBytes { bytes throws(SnapshotUserCodec.Unsupported) in
-                var reader = SnapshotUserCodec.Reader(
-                    bytes: UnsafeRawBufferPointer(bytes), index: line.lowerBound, end: line.upperBound)
-                let values = try reader.stringArray()
-                reader.skipWhitespace()
-                guard reader.index == line.upperBound else { throw reader.unsupported }
-                return values
-            }
+            let fast = data.withUnsafeBytes { earlierStrings(UnsafeRawBufferPointer($0), line) }
             let values: [String]
             if let fast {
                 values = fast
@@ -366,14 +368,12 @@ enum ChangeHistoryFile {
         }
         for _ in 0..<header.reports {
             let reportHeader = try decodeLine(ReportHeader.self, data, take(1), decoder, path)
-            let people = try read(
-                data, take(reportHeader.joiners + reportHeader.leavers), decoder, path,
-                fast: SnapshotUserCodec.readUsers)
-            let changes = try read(data, take(reportHeader.changed), decoder, path, fast: SnapshotUserCodec.readChanges)
-            let diff = DirectoryDiff(
-                joiners: Array(people.prefix(reportHeader.joiners)),
-                leavers: Array(people.dropFirst(reportHeader.joiners)),
-                changed: changes)
+            guard reportHeader.joiners >= 0, reportHeader.leavers >= 0, reportHeader.changed >= 0 else {
+                throw .corrupt(path: path, reason: "a report counts fewer than no people")
+            }
+            let first = cursor
+            _ = try take(reportHeader.joiners + reportHeader.leavers + reportHeader.changed)
+            let diff = try decodedPeople(reportHeader, data, lines, from: first, decoder, path: path)
             history.entries.append(DiffReport(old: reportHeader.old, new: reportHeader.new, diff: diff))
         }
         let earlierCount = header.earlier ?? 0

@@ -298,6 +298,18 @@ struct ChangeHistoryTests {
         let data = try ChangeHistoryFile.encode(history)
         #expect(throws: SnapshotError.self) { try ChangeHistoryFile.decode(data.prefix(data.count - 40), path: "h") }
         #expect(throws: SnapshotError.self) { try ChangeHistoryFile.decode(data + Data("{}\n".utf8), path: "h") }
+        // A report counting fewer than no joiners, its total of people lines unchanged: damage, not a crash.
+        var lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        var night = try #require(JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let joiners = try #require(night["joiners"] as? Int)
+        let leavers = try #require(night["leavers"] as? Int)
+        night["joiners"] = -1
+        night["leavers"] = joiners + leavers + 1
+        lines[1] = String(
+            decoding: try JSONSerialization.data(withJSONObject: night, options: .sortedKeys), as: UTF8.self)
+        #expect(throws: SnapshotError.self) {
+            try ChangeHistoryFile.decode(Data((lines.joined(separator: "\n") + "\n").utf8), path: "h")
+        }
         let newer = Data(#"{"reports":0,"schemaVersion":99}"#.utf8)
         #expect(throws: SnapshotError.newerSchema(path: "h", found: 99, supported: 1)) {
             try ChangeHistoryFile.decode(newer, path: "h")

@@ -13,15 +13,14 @@ public struct ChangeHistory: Sendable, Equatable, Codable {
     /// The newest snapshot this history has looked at, with or without changes; a run appends only when its
     /// previous snapshot is this one, and rebuilds otherwise.
     public var latestSnapshot: String?
-    /// What the directory is known unchanged since, for people with no entry: the date the site shows on their
-    /// pages. Set for rendering only, never stored (`since` is what is kept).
-    public var recordedSince: Date?
-    /// When the history began: the oldest snapshot it has covered, kept once retention (`keepSnapshots`) starts
-    /// pruning snapshots, so that it stays put while they go. Every change after it is in `entries` or `earlier`.
+    /// When the history began, what the directory is known unchanged since for people with no entry (the date their
+    /// pages show): the oldest retained snapshot when a run first finds none (`RunHistory.forSite`, so an upgraded
+    /// site keeps its pages' date), then kept as retention (`keepSnapshots`) prunes snapshots. Every change after it
+    /// is in `entries` or `earlier`.
     ///
     /// Why kept: the pages of people with no entry show it. Taken from the oldest retained snapshot, it moved every
     /// night once the limit was reached, and every such page, nearly everyone's, was rewritten every night (at
-    /// 100,000 people with `keepSnapshots` 3, nightlies of 1.7–1.8 s rendering 99,300 people, against 0.43 s).
+    /// 100,000 people with `keepSnapshots` 3, nightlies of 1.7–2.6 s rendering 99,300 people, against 0.40–0.45 s).
     public var since: Date?
     /// Each person's newest change in the nights retention has dropped (`folding(_:)`), by id; someone whose last
     /// such change was leaving is not here. A page shows it for someone with no retained change: a date their record
@@ -61,7 +60,7 @@ public struct ChangeHistory: Sendable, Equatable, Codable {
         if !earlier.isEmpty { try container.encode(earlier, forKey: .earlier) }
     }
 
-    /// Equal when what is kept is: `recordedSince` and `dropped` describe one run's render.
+    /// Equal when what is kept is: `dropped` describes one run's render.
     public static func == (lhs: ChangeHistory, rhs: ChangeHistory) -> Bool {
         lhs.entries == rhs.entries && lhs.latestSnapshot == rhs.latestSnapshot && lhs.since == rhs.since
             && lhs.earlier == rhs.earlier

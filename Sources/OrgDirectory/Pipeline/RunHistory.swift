@@ -48,7 +48,6 @@ struct RunHistory: Sendable {
         if let keep = snapshots.keep, names.count > keep { names.removeFirst(names.count - keep) }
         let kept = Set(names)
         history = history.retaining(names: kept)
-        history.recordedSince = history.since
         guard previous != nil, diff.isEmpty else { return (history, new.takenAt) }
         let unchangedSince =
             history.entries.last?.new.takenAt ?? retained.first { kept.contains($0.name) }?.takenAt ?? new.takenAt

@@ -81,7 +81,7 @@ struct SiteHistory: Sendable {
         self.eventsByPerson = events
         let side = history.entries.last?.new
         self.feedSeed = "\(side?.tenant ?? "")|\(side?.graphHost ?? "")"
-        self.startsAt = history.recordedSince ?? history.entries.first?.old.takenAt
+        self.startsAt = history.since ?? history.entries.first?.old.takenAt
         self.earlier = history.earlier
         var stamps: [Date: SiteStamp] = [:]
         for date in events.values.compactMap(\.first?.date) + [startsAt].compactMap({ $0 }) where stamps[date] == nil {
@@ -99,9 +99,7 @@ struct SiteHistory: Sendable {
     /// found by date each time, they were three lookups a person, a fifth of taking a fingerprint
     /// (`Benchmarks/profile-nightly.sh`); most people have no event and share the history's start stamp.
     func person(_ id: String) -> PersonHistory {
-        guard let events = eventsByPerson[id], let newest = events.first else {
-            return earlier.isEmpty ? withoutEvents : withoutEvents(since: earlier[id])
-        }
+        guard let events = eventsByPerson[id], let newest = events.first else { return withoutEvents(id) }
         return PersonHistory(events: events, unchangedSince: newest.date)
     }
 
@@ -148,19 +146,13 @@ struct SiteHistory: Sendable {
         }
         // `earlier` is looked up only for whom it is asked: under long retention it holds nearly everyone, and placed
         // ahead it was 47 of a nightly's 1,169 samples (100,000 ids), where a nightly asks for the few it reaches.
-        return placement.histories[person.index]
-            ?? (earlier.isEmpty ? withoutEvents : withoutEvents(since: earlier[person.user.id]))
+        return placement.histories[person.index] ?? withoutEvents(person.user.id)
     }
 
-    /// What `person(_:)` finds for anyone without an event: unchanged since the history's start.
-    private var withoutEvents: PersonHistory {
-        PersonHistory(events: [], unchangedSince: startsAt)
-    }
-
-    /// What `person(_:)` finds for someone without a retained event whose newest dropped change is `earlier` (nil:
-    /// none, `withoutEvents`).
-    private func withoutEvents(since earlier: Date?) -> PersonHistory {
-        PersonHistory(events: [], unchangedSince: earlier ?? startsAt)
+    /// What `person(_:)` finds for the person `id` without a retained event: unchanged since their newest change in
+    /// a dropped night (`earlier`), else since the history's start. No id is hashed while `earlier` is empty.
+    private func withoutEvents(_ id: String) -> PersonHistory {
+        PersonHistory(events: [], unchangedSince: (earlier.isEmpty ? nil : earlier[id]) ?? startsAt)
     }
 
     /// What `person(_:)` finds for one person.

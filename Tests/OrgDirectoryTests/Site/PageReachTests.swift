@@ -80,7 +80,7 @@ struct PageReachTests {
             history = history.recording(
                 DiffReport(old: side(night - 1, nights[night - 1]), new: side(night, nights[night]), diff: diff))
         }
-        history.recordedSince = generatedAt
+        history.since = generatedAt
         return history
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import OrgDirectory
@@ -88,5 +89,33 @@ struct UserEqualityTests {
         #expect(try #require(Self.sameRecord(rebuilt, Self.full) as Bool?))
         #expect(rebuilt.hashValue == Self.full.hashValue)
         #expect(Set([rebuilt, Self.full]).count == 1)
+    }
+
+    @Test("a copy of a user is independent: writing any field of either leaves the other as it was", arguments: changes)
+    func copiesAreIndependent(_ fieldChange: FieldChange) {
+        let original = Self.full
+        var copy = original
+        var other = copy
+        fieldChange.change(&copy)
+        #expect(original == Self.full)
+        #expect(other == Self.full)
+        #expect(copy != original)
+        // And the other way round: the first copy written, then the one it was copied from.
+        fieldChange.change(&other)
+        #expect(other == copy)
+        #expect(original == Self.full)
+    }
+
+    @Test("a user encodes as a flat object of its fields, a nil field left out, and decodes back equal")
+    func encodesItsFieldsFlat() throws {
+        var thin = Self.full
+        thin.mail = nil
+        thin.manager = nil
+        let data = try JSONEncoder().encode(thin)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let expected = Set(Mirror(reflecting: thin).children.compactMap(\.label)).subtracting(["mail", "manager"])
+        #expect(Set(object.keys) == expected)
+        #expect(object["displayName"] as? String == thin.displayName)
+        #expect(try JSONDecoder().decode(User.self, from: data) == thin)
     }
 }

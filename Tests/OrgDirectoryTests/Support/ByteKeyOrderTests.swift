@@ -37,6 +37,26 @@ struct ByteKeyOrderTests {
         #expect(ByteKeyOrder(count: 0) { _, _ in }.sortedPositions() == [])
     }
 
+    @Test("long keys sharing all or some of their first sixteen bytes, 0x00 and 0xFF too, sort as one stable sort")
+    func longKeysSharingPrefixes() {
+        var generator = SplitMix(state: 11)
+        // Keys of the same sixteen bytes, or of only their first 0 to 16, then 0 to 4 bytes from {0x00, 0x61, 0xFF}: the
+        // leading bytes decide nothing for most of them, the rest and the lengths decide everything.
+        let common: [UInt8] = Array("smith\u{0}john\u{0}smith".utf8)
+        for count in [400, ByteKeyOrder.halvingThreshold + 3] {
+            let keys = (0..<count).map { _ -> [UInt8] in
+                let tail = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    [0x00, 0x61, 0xFF][Int.random(in: 0...2, using: &generator)] as UInt8
+                }
+                let shortened = Int.random(in: 0...3, using: &generator) == 0
+                let shared = shortened ? Int.random(in: 0...16, using: &generator) : 16
+                return Array(common.prefix(shared)) + tail
+            }
+            let order = ByteKeyOrder(count: keys.count) { index, block in block += keys[index] }
+            #expect(order.sortedPositions() == Self.reference(keys))
+        }
+    }
+
     @Test("when every key is empty (no bytes at all), the positions stay in order, halved or not")
     func allKeysEmpty() {
         for count in [5, ByteKeyOrder.halvingThreshold + 1] {

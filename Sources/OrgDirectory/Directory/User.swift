@@ -39,7 +39,12 @@ public struct User: @unchecked Sendable {
     private var box: ManagedBuffer<Record, Void>
 
     private init(record: Record) {
-        box = ManagedBuffer<Record, Void>.create(minimumCapacity: 0) { _ in record }
+        box = Self.box(holding: record)
+    }
+
+    /// A new box holding `record`.
+    private static func box(holding record: Record) -> ManagedBuffer<Record, Void> {
+        ManagedBuffer<Record, Void>.create(minimumCapacity: 0) { _ in record }
     }
 
     /// The fields, read in place.
@@ -51,10 +56,7 @@ public struct User: @unchecked Sendable {
 
     /// The fields, written after making the box this user's alone.
     @inline(__always) private mutating func write(_ change: (UnsafeMutablePointer<Record>) -> Void) {
-        if !isKnownUniquelyReferenced(&box) {
-            let record = read { $0.pointee }
-            box = ManagedBuffer<Record, Void>.create(minimumCapacity: 0) { _ in record }
-        }
+        if !isKnownUniquelyReferenced(&box) { box = Self.box(holding: read { $0.pointee }) }
         box.withUnsafeMutablePointerToHeader(change)
     }
 

@@ -259,9 +259,12 @@ extension Snapshot {
     /// The people of a canonical file, one a line, decoded by every core straight into their places in the
     /// result (see `ParallelArray`): appending each core's list to one copied every record and released the lists,
     /// on one core between two parallel passes. Nil when a piece is not one canonical person a line.
+    ///
+    /// On threads of their own (`ParallelWork.performOnOwnThreads`): a nightly decodes the snapshot while its delta
+    /// round is fetched, and on GCD's workers the round's responses waited for the decode to end.
     private static func decodeInPlace(_ data: Data, pieces: [Range<Int>]) -> [User]? {
         let lineCounts = ChunkResults<Int>(count: pieces.count)
-        ParallelWork.perform(iterations: pieces.count) { chunk in
+        ParallelWork.performOnOwnThreads(iterations: pieces.count) { chunk in
             let count = data.withUnsafeBytes { bytes in
                 lineCount(UnsafeRawBufferPointer(rebasing: bytes[pieces[chunk]]))
             }
@@ -273,7 +276,7 @@ extension Snapshot {
             ranges.append(start..<(start + count))
         }
         guard ranges.count == pieces.count, let total = ranges.last?.upperBound else { return nil }
-        return ParallelArray.make(count: total, ranges: ranges) { chunk, slots in
+        return ParallelArray.make(count: total, ranges: ranges, onOwnThreads: true) { chunk, slots in
             data.withUnsafeBytes { bytes in
                 SnapshotUserCodec.readUsers(UnsafeRawBufferPointer(bytes), range: pieces[chunk], into: slots)
             }

@@ -64,13 +64,16 @@ public struct BuildPipeline: Sendable {
         async let prefetchedRound = prefetchRound(after: latest, with: sync, deltaState, now: now)
         let (previous, previousFile) = try loadPrevious(latest)
         if previous != nil { logger.debug("snapshot read at \((ContinuousClock.now - started).formattedMilliseconds)") }
-        // The run before's search tokens are read once the snapshot is decoded, while the round's last pages
-        // arrive and the run merges the delta and names managers (one core): only a run with a snapshot to build on
-        // has any worth reading. Not earlier, beside the snapshot's decoding on both cores: the render is the first
-        // to need them, and read at the start they held back the snapshot that everything after waits for.
+        // The run before's search tokens are read by the render, while it makes the directory: only a run with a
+        // snapshot to build on has any worth reading, and the render needs them only after the directory. Read
+        // once the snapshot was decoded, they held a core while the run waited for the delta round; since the
+        // snapshot is decoded on threads of its own (`ParallelWork.performOnOwnThreads`) the round comes in as the
+        // decode ends, and the render waited for them instead (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders:
+        // 0.500 -> 0.480 s and 0.530 -> 0.500 s, medians; "sign-in and sync" 124 -> 95 ms and 149 -> 105 ms).
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
-        async let searchTokens = latest == nil ? nil : tokenStore.load(context: tokenContext)
+        let loadingSearchTokens: (@Sendable () -> SearchTokenCache?)? =
+            latest == nil ? nil : { @Sendable in tokenStore.load(context: tokenContext) }
         let rowStore = ExportRowStore(stateDirectory: settings.stateDirectory)
         async let exportRows = latest == nil ? nil : rowStore.load()
         // And the change history, which grows every night: read after the round, it was on the one core a nightly has
@@ -181,7 +184,7 @@ public struct BuildPipeline: Sendable {
         do {
             counts = try await renderAndPublish(
                 people, with: renderer, generatedAt: site.dataAsOf, history: site.history, early: early,
-                searchTokens: (await searchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
+                searchTokens: (loadingSearchTokens, tokenStore, tokenContext), exportRows: (await exportRows, rowStore),
                 fingerprints: (await storedFingerprints, fingerprintStore),
                 preparations: (keptPreparations, preparationStore, preparationContext, snapshotName),
                 reach: reach, publisher: publisher, clock: &clock)
@@ -382,7 +385,9 @@ public struct BuildPipeline: Sendable {
     private func renderAndPublish(
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
         early: (staging: StagingDirectory, people: PrerenderedPeople)?,
-        searchTokens: (cache: SearchTokenCache?, store: SearchTokenCacheStore, context: RenderFingerprint),
+        searchTokens: (
+            load: (@Sendable () -> SearchTokenCache?)?, store: SearchTokenCacheStore, context: RenderFingerprint
+        ),
         exportRows: (previous: ExportRows?, store: ExportRowStore),
         fingerprints: (stored: RenderFingerprintStore.Stored, store: RenderFingerprintStore),
         preparations: (
@@ -430,7 +435,7 @@ public struct BuildPipeline: Sendable {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
-                prerendered: early?.people, searchTokens: searchTokens.cache, keepingSearchTokens: true,
+                prerendered: early?.people, loadingSearchTokens: searchTokens.load, keepingSearchTokens: true,
                 searchBaseRows: searchTokens.store.baseRows(),
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
                 keptRows: exportRows.store.keptRows, preparations: preparations.kept,
@@ -470,7 +475,7 @@ public struct BuildPipeline: Sendable {
             [await fingerprintsSaved, await tokensSaved, await rowsSaved, await preparationsSaved].compactMap { $0 }
             + report.warnings
         clock.lap("render fingerprints, search tokens, export rows and preparations save")
-        BackgroundRelease.keepIfExiting((report, fingerprints.stored, searchTokens.cache, exportRows.previous))
+        BackgroundRelease.keepIfExiting((report, fingerprints.stored, exportRows.previous))
         let files = staging.counts
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,

@@ -14,7 +14,7 @@ enum ParallelArray {
     /// initialized, and whether its input filled them exactly. Nil when any chunk did not (its input was not what
     /// the caller expected); whatever the chunks initialized is released then.
     static func make<Element>(
-        count: Int, ranges: [Range<Int>],
+        count: Int, ranges: [Range<Int>], onOwnThreads: Bool = false,
         _ fill:
             @Sendable (_ chunk: Int, _ slots: UnsafeMutableBufferPointer<Element>) -> (initialized: Int, exact: Bool)
     ) -> [Element]? {
@@ -23,9 +23,14 @@ enum ParallelArray {
         var complete = false
         let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             let storage = Storage(buffer: buffer)
-            ParallelWork.perform(iterations: ranges.count) { chunk in
+            let chunk: @Sendable (Int) -> Void = { chunk in
                 let slots = UnsafeMutableBufferPointer(rebasing: storage.buffer[ranges[chunk]])
                 filled.set(chunk, .success(fill(chunk, slots)))
+            }
+            if onOwnThreads {
+                ParallelWork.performOnOwnThreads(iterations: ranges.count, chunk)
+            } else {
+                ParallelWork.perform(iterations: ranges.count, chunk)
             }
             var results: [(initialized: Int, exact: Bool)] = []
             filled.drain { results.append($0) }

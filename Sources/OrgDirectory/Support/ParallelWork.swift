@@ -45,7 +45,7 @@ enum ParallelWork {
         /// Whether this thread is running an iteration of a pass.
         static var isInsidePass: Bool { pthread_getspecific(insideKey) != nil }
 
-        private static func setInsidePass(_ inside: Bool) {
+        static func setInsidePass(_ inside: Bool) {
             // Any non-nil pointer marks the thread; nothing is stored behind it.
             pthread_setspecific(insideKey, inside ? UnsafeRawPointer(bitPattern: 1) : nil)
         }

@@ -164,7 +164,9 @@ struct SearchTokenCacheTests {
         #expect(decoded(damaged, context: Self.context) == nil)
     }
 
-    @Test("a render reusing the run before's tokens writes the same search files as one tokenizing everyone")
+    @Test(
+        "a render reusing the run before's tokens, handed over or loaded during the render, writes the same search files as one tokenizing everyone"
+    )
     func renderWithCacheEqualsWithout() async throws {
         let (first, second) = Self.nights()
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-cache-\(UUID().uuidString)")
@@ -184,9 +186,17 @@ struct SearchTokenCacheTests {
             #expect(report.peopleTokenized == (reused == nil ? second.count : 4))
             folders.append(folder.appendingPathComponent("search"))
         }
+        // As a run hands them over: read while the directory is made.
+        let loadedFolder = root.appendingPathComponent("loaded")
+        let loaded = try await renderer.render(
+            second, generatedAt: when, loadingSearchTokens: { cache }, keepingSearchTokens: true,
+            to: DirectorySiteOutput(root: loadedFolder))
+        #expect(loaded.peopleTokenized == 4)
+        folders.append(loadedFolder.appendingPathComponent("search"))
         let cached = try SiteRenderReuseTests.Nightly.files(in: folders[0])
         #expect(cached.count > 10)
         #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[1])))
+        #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[2])))
     }
 }
 

@@ -22,6 +22,26 @@ struct ParallelWorkTests {
         #expect(first == 1 && second == 2)
     }
 
+    @Test("a pass on threads of its own runs every iteration once, none to many, each inside the pass")
+    func ownThreadsRunEveryIterationOnce() {
+        for iterations in [0, 1, 2, 3, 97] {
+            let seen = ChunkResults<Bool>(count: iterations)
+            ParallelWork.performOnOwnThreads(iterations: iterations) { iteration in
+                seen.set(iteration, .success(ParallelWork.isInsidePass))
+            }
+            var marks: [Bool] = []
+            seen.drain { marks.append($0) }
+            #expect(marks == Array(repeating: true, count: iterations))
+            #expect(!ParallelWork.isInsidePass)
+        }
+        let made: [Int]? = ParallelArray.make(count: 6, ranges: [0..<2, 2..<4, 4..<6], onOwnThreads: true) {
+            chunk, slots in
+            for slot in slots.indices { slots.initializeElement(at: slot, to: chunk * 2 + slot) }
+            return (slots.count, true)
+        }
+        #expect(made == [0, 1, 2, 3, 4, 5])
+    }
+
     @Test("a pass started inside another pass stops the process, whichever of BothAtOnce and ParallelArray nests")
     func nestedPassesStopTheProcess() async {
         await #expect(processExitsWith: .failure) {
@@ -35,6 +55,16 @@ struct ParallelWorkTests {
                         return (1, true)
                     }
                 }, { 3 })
+        }
+        await #expect(processExitsWith: .failure) {
+            ParallelWork.performOnOwnThreads(iterations: 4) { _ in _ = BothAtOnce.run({ 1 }, { 2 }) }
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = BothAtOnce.run(
+                {
+                    ParallelWork.performOnOwnThreads(iterations: 4) { _ in }
+                    return 1
+                }, { 2 })
         }
     }
 }

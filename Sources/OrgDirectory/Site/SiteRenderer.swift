@@ -42,7 +42,8 @@ public struct SiteRenderer: Sendable {
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
     /// tokenized again; `loadingSearchTokens`, when given, reads those tokens instead, beside the directory's making
-    /// (the first part of a render that needs them comes after it); with `keepingSearchTokens` the report carries everyone's tokens for the next run, and when
+    /// (the first part of a render that needs them comes after it); with `keepingSearchTokens` the report carries
+    /// everyone's tokens for the next run, and when
     /// the tokens name the published search base and at most `SearchOverlayPlan.largestShare` of the people changed
     /// since, only an overlay is written (`SearchOverlayPlan`; the report's `searchBaseRows` say where everyone is in
     /// the base, and the tokens stay the base's, in its order: the next run passes those rows as `searchBaseRows`);

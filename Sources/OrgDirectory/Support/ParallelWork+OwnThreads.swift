@@ -14,16 +14,12 @@ extension ParallelWork {
     /// waits for one of them: a nightly's delta round, asked for while the snapshot decodes, was answered only after
     /// the decode (at 144 ms median against 98 ms on threads of its own, `Benchmarks/ab-nightly.sh OLD NEW 10` and
     /// the runs' `--verbose` stages). On threads of its own, the pass leaves GCD's workers free and the kernel
-    /// schedules the round's few milliseconds of work beside it.
+    /// schedules the round's few milliseconds of work beside it. Only for a pass that runs while responses are
+    /// awaited: elsewhere GCD's workers, kept from one pass to the next, cost no thread creation.
     ///
     /// Like `perform`, it must not be called from inside another pass's `body` (a debug build stops there).
     static func performOnOwnThreads(iterations: Int, _ body: @Sendable (Int) -> Void) {
-        #if DEBUG
-            precondition(
-                !isInsidePass,
-                "parallel work started inside parallel work runs on one core: run it after the outer pass instead"
-            )
-        #endif
+        checkNotInsidePass()
         let helpers = min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
         guard helpers > 0 else {
             perform(iterations: iterations, body)
@@ -32,17 +28,12 @@ extension ParallelWork {
         let claims = IterationClaims(count: iterations)
         withoutActuallyEscaping(body) { body in
             let work = ThreadWork {
-                #if DEBUG
-                    let wasInside = isInsidePass
-                    setInsidePass(true)
-                    defer { setInsidePass(wasInside) }
-                #endif
-                while let iteration = claims.next() { body(iteration) }
+                asPartOfPass {
+                    while let iteration = claims.next() { body(iteration) }
+                }
             }
-            var threads: [pthread_t] = []
-            for _ in 0..<helpers {
-                if let thread = work.start() { threads.append(thread) }
-            }
+            // A thread that could not be started leaves its share to the others (the caller's among them).
+            let threads = (0..<helpers).compactMap { _ in work.start() }
             work.run()
             for thread in threads { pthread_join(thread, nil) }
         }
@@ -51,7 +42,7 @@ extension ParallelWork {
 
 /// The iterations of a pass, handed out one at a time to whichever thread asks next.
 private final class IterationClaims: Sendable {
-    private let claimed = Mutex(0)
+    private let claimed = Atomic<Int>(0)
     private let count: Int
 
     init(count: Int) {
@@ -59,11 +50,8 @@ private final class IterationClaims: Sendable {
     }
 
     func next() -> Int? {
-        claimed.withLock { claimed in
-            guard claimed < count else { return nil }
-            defer { claimed += 1 }
-            return claimed
-        }
+        let iteration = claimed.wrappingAdd(1, ordering: .relaxed).oldValue
+        return iteration < count ? iteration : nil
     }
 }
 
@@ -75,36 +63,30 @@ private final class ThreadWork: @unchecked Sendable {
         self.run = run
     }
 
-    /// A new thread running `run`, nil when none could be started (the others then do its share).
+    /// A new thread running `run`, nil when none could be started. The thread holds this object until `run` ends.
     func start() -> pthread_t? {
         let context = Unmanaged.passRetained(self).toOpaque()
         #if canImport(Glibc)
             var thread = pthread_t()
-            let started = pthread_create(
-                &thread, nil,
-                { context in
-                    guard let context else { return nil }
-                    Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
-                    return nil
-                }, context)
-            guard started == 0 else {
-                Unmanaged<ThreadWork>.fromOpaque(context).release()
-                return nil
-            }
-            return thread
+            let started = pthread_create(&thread, nil, { ThreadWork.enter($0) }, context)
         #else
-            var thread: pthread_t?
-            let started = pthread_create(
-                &thread, nil,
-                { context in
-                    Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
-                    return nil
-                }, context)
-            guard started == 0, let thread else {
-                Unmanaged<ThreadWork>.fromOpaque(context).release()
-                return nil
-            }
-            return thread
+            var created: pthread_t?
+            let started = pthread_create(&created, nil, { ThreadWork.enter($0) }, context)
+            guard let thread = created else { return Self.failed(context) }
         #endif
+        return started == 0 ? thread : Self.failed(context)
+    }
+
+    /// A started thread's entry: runs the work its context holds and lets the context go.
+    private static func enter(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        guard let context else { return nil }
+        Unmanaged<ThreadWork>.fromOpaque(context).takeRetainedValue().run()
+        return nil
+    }
+
+    /// The context of a thread that did not start, released; nil for `start`.
+    private static func failed(_ context: UnsafeMutableRawPointer) -> pthread_t? {
+        Unmanaged<ThreadWork>.fromOpaque(context).release()
+        return nil
     }
 }

@@ -4,7 +4,7 @@ SWIFT ?= swift
 BUILD_FLAGS ?=
 # Debian packages: cmark-gfm for the site, pkg-config to find it, mimalloc (orgdir's allocator), chromium for
 # the browser tests.
-BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libmimalloc-dev
+BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libmimalloc-dev libcurl4-openssl-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium python3 fonts-dejavu-core
 
 .PHONY: demo test build release lint format bench deps-build deps-test clean

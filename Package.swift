@@ -67,7 +67,16 @@ let package = Package(
                 .target(name: "CMimalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // A release orgdir on Linux carries Swift's runtime and Foundation inside itself, as
+            // `--static-swift-stdlib` would. Linked against their shared libraries, every start spent some 6 ms
+            // loading and relocating them (`orgdir --version`: 14 -> 8 ms), and every call into the runtime
+            // (each retain and release) went through a lookup table. A nightly of 100,000 people is about 0.45 s,
+            // so that was a twentieth of it (Benchmarks/README.md, "Swift's runtime linked into the binary").
+            // The static FoundationNetworking still needs libcurl's shared library: Debian's libcurl4-openssl-dev
+            // (the Makefile's BUILD_PACKAGES). Debug builds, which the tests use, stay dynamic: they link faster.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         .executableTarget(
             name: "graph-sandbox",

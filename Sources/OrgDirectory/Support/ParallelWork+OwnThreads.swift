@@ -19,6 +19,15 @@ extension ParallelWork {
     ///
     /// Like `perform`, it must not be called from inside another pass's `body` (a debug build stops there).
     static func performOnOwnThreads(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        performOnOwnThreads(iterations: iterations, startingThreadsWith: { $0.start() }, body)
+    }
+
+    /// `performOnOwnThreads(iterations:_:)` with each further thread started by `startThread`, which returns nil when
+    /// it could not start one: that thread's share then falls to the others, the caller's among them. The tests
+    /// refuse threads here, as a process at its thread limit would (`pthread_create` failing with EAGAIN).
+    static func performOnOwnThreads(
+        iterations: Int, startingThreadsWith startThread: (ThreadWork) -> pthread_t?, _ body: @Sendable (Int) -> Void
+    ) {
         checkNotInsidePass()
         let helpers = min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
         guard helpers > 0 else {
@@ -33,7 +42,7 @@ extension ParallelWork {
                 }
             }
             // A thread that could not be started leaves its share to the others (the caller's among them).
-            let threads = (0..<helpers).compactMap { _ in work.start() }
+            let threads = (0..<helpers).compactMap { _ in startThread(work) }
             work.run()
             for thread in threads { pthread_join(thread, nil) }
         }
@@ -56,7 +65,7 @@ private final class IterationClaims: Sendable {
 }
 
 /// A closure run by the caller and by threads started for it, which the caller joins before it returns.
-private final class ThreadWork: @unchecked Sendable {
+final class ThreadWork: @unchecked Sendable {
     let run: () -> Void
 
     init(_ run: @escaping () -> Void) {

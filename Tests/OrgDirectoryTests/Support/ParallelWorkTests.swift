@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import OrgDirectory
@@ -40,6 +42,31 @@ struct ParallelWorkTests {
             return (slots.count, true)
         }
         #expect(made == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test("a pass whose threads cannot be started runs every iteration once on the caller's thread")
+    func ownThreadsRefusedLeaveTheWorkToTheCaller() {
+        for iterations in [1, 2, 97] {
+            let seen = ChunkResults<Bool>(count: iterations)
+            let caller = pthread_self()
+            let refused = Mutex(0)
+            ParallelWork.performOnOwnThreads(
+                iterations: iterations,
+                startingThreadsWith: { _ in
+                    refused.withLock { $0 += 1 }
+                    return nil
+                }
+            ) { iteration in
+                seen.set(iteration, .success(ParallelWork.isInsidePass && pthread_equal(pthread_self(), caller) != 0))
+            }
+            var marks: [Bool] = []
+            seen.drain { marks.append($0) }
+            #expect(marks == Array(repeating: true, count: iterations))
+            #expect(!ParallelWork.isInsidePass)
+            // One thread asked for per core beyond the caller's, none for a single iteration.
+            let asked = min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
+            #expect(refused.withLock { $0 } == asked)
+        }
     }
 
     @Test("a pass started inside another pass stops the process, whichever of BothAtOnce and ParallelArray nests")

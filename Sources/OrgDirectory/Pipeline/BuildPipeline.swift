@@ -435,7 +435,8 @@ public struct BuildPipeline: Sendable {
             report = try await renderer.render(
                 people, generatedAt: generatedAt, history: history, fingerprintsFor: publisher.output.path,
                 reusing: staging.previous == nil ? nil : published, inPlace: spare, listingPaths: false,
-                prerendered: early?.people, loadingSearchTokens: searchTokens.load, keepingSearchTokens: true,
+                prerendered: early?.people, searchTokens: searchTokens.load.map { .loading($0) },
+                keepingSearchTokens: true,
                 searchBaseRows: searchTokens.store.baseRows(),
                 exportRows: staging.previous == nil ? nil : exportRows.previous, keepingExportRows: true,
                 keptRows: exportRows.store.keptRows, preparations: preparations.kept,

@@ -41,8 +41,8 @@ public struct SiteRenderer: Sendable {
     /// are left as they are, and whatever the new site does not have is removed from `output` at the end.
     /// `listingPaths: false` leaves the report's `paths` empty (the count stays), which a million-person build
     /// cannot afford to hold. People whose record is the one `searchTokens` (the run before's) has are not
-    /// tokenized again; `loadingSearchTokens`, when given, reads those tokens instead, beside the directory's making
-    /// (the first part of a render that needs them comes after it); with `keepingSearchTokens` the report carries
+    /// tokenized again; tokens handed over as `.loading` are read beside the directory's making (the first part of a
+    /// render that needs them comes after it, see `SearchTokenSource`); with `keepingSearchTokens` the report carries
     /// everyone's tokens for the next run, and when
     /// the tokens name the published search base and at most `SearchOverlayPlan.largestShare` of the people changed
     /// since, only an overlay is written (`SearchOverlayPlan`; the report's `searchBaseRows` say where everyone is in
@@ -65,14 +65,14 @@ public struct SiteRenderer: Sendable {
         _ people: [User], generatedAt: Date, history: ChangeHistory = ChangeHistory(),
         fingerprintsFor published: String? = nil, reusing previous: RenderFingerprints? = nil,
         inPlace: RenderFingerprints? = nil, listingPaths: Bool = true, prerendered: PrerenderedPeople? = nil,
-        searchTokens: SearchTokenCache? = nil, loadingSearchTokens: (@Sendable () -> SearchTokenCache?)? = nil,
-        keepingSearchTokens: Bool = false, searchBaseRows: SearchBaseRows? = nil,
+        searchTokens: SearchTokenSource? = nil, keepingSearchTokens: Bool = false,
+        searchBaseRows: SearchBaseRows? = nil,
         exportRows: ExportRows? = nil,
         keepingExportRows: Bool = false, keptRows: KeptRowFiles? = nil, preparations: KeptPreparations? = nil,
         keepingPreparations: Bool = false,
         savingPreparations: PreparationSaving? = nil, reach: PageReach? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        async let loadedSearchTokens = loadingSearchTokens?()
+        async let loadedSearchTokens = searchTokens?.tokens()
         var built = await SiteDirectory.build(
             users: people, hiding: options.hideFields, early: prerendered, kept: preparations,
             keepingPreparations: keepingPreparations)
@@ -96,7 +96,7 @@ public struct SiteRenderer: Sendable {
         // (no lines kept), where they were placed before both on one core.
         // The spare's lines, read with their slugs, are where the new file copies the lines that stay (`LineSource`).
         let hidden = options.hideFields
-        let searchTokens = await loadedSearchTokens ?? searchTokens
+        let searchTokens = await loadedSearchTokens
         defer { BackgroundRelease.keepIfExiting(searchTokens) }
         // Where everyone is in the search base the kept tokens describe, and the overlay plan when one will do: a
         // night whose changes since the published base are few writes only their overlay; one that makes a new base

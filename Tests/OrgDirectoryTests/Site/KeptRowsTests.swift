@@ -41,7 +41,7 @@ struct KeptRowsTests {
                 fingerprintsFor: publisher.output.path,
                 searchTokens: tokens.flatMap {
                     $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
-                },
+                }.map { .given($0) },
                 keepingSearchTokens: true, searchBaseRows: baseRows, exportRows: previous, keepingExportRows: true,
                 keptRows: files, to: staging)
             guard publishing else {

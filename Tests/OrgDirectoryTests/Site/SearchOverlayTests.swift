@@ -33,7 +33,7 @@ struct SearchOverlayTests {
                 inPlace: staging.isRecycled ? spare : nil,
                 searchTokens: tokens.flatMap {
                     $0.encode(context: context).withUnsafeBytes { SearchTokenCache.decode($0, context: context) }
-                },
+                }.map { .given($0) },
                 keepingSearchTokens: true, searchBaseRows: baseRows, exportRows: table,
                 keepingExportRows: true, to: staging)
             let kept = try publisher.publish(

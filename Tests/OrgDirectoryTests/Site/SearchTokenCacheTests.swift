@@ -181,7 +181,7 @@ struct SearchTokenCacheTests {
         for (name, reused) in [("cached", cache), ("fresh", nil)] as [(String, SearchTokenCache?)] {
             let folder = root.appendingPathComponent(name)
             let report = try await renderer.render(
-                second, generatedAt: when, searchTokens: reused, keepingSearchTokens: true,
+                second, generatedAt: when, searchTokens: reused.map { .given($0) }, keepingSearchTokens: true,
                 to: DirectorySiteOutput(root: folder))
             #expect(report.peopleTokenized == (reused == nil ? second.count : 4))
             folders.append(folder.appendingPathComponent("search"))
@@ -189,7 +189,7 @@ struct SearchTokenCacheTests {
         // As a run hands them over: read while the directory is made.
         let loadedFolder = root.appendingPathComponent("loaded")
         let loaded = try await renderer.render(
-            second, generatedAt: when, loadingSearchTokens: { cache }, keepingSearchTokens: true,
+            second, generatedAt: when, searchTokens: .loading { cache }, keepingSearchTokens: true,
             to: DirectorySiteOutput(root: loadedFolder))
         #expect(loaded.peopleTokenized == 4)
         folders.append(loadedFolder.appendingPathComponent("search"))

@@ -1,0 +1,21 @@
+/// How a render is handed the run before's search tokens (`SearchTokenCache`): the cache itself, or the way to read it.
+///
+/// Why a way to read it: a nightly's render needs the tokens only after it has made the directory, and reading them
+/// then takes a core for a few tens of milliseconds. Read by the pipeline before the render, they held a core while
+/// the run waited for the delta round; handed over as `loading`, the render reads them beside the directory's making
+/// (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders: 0.500 -> 0.480 s and 0.530 -> 0.500 s, with the snapshot
+/// decoded on threads of its own).
+public enum SearchTokenSource: Sendable {
+    /// Tokens read already (tests, library callers).
+    case given(SearchTokenCache)
+    /// Read by the render, while it makes the directory; nil from the reader when there are none worth using.
+    case loading(@Sendable () -> SearchTokenCache?)
+
+    /// The tokens: read now, when they are to be loaded.
+    func tokens() -> SearchTokenCache? {
+        switch self {
+        case .given(let cache): cache
+        case .loading(let load): load()
+        }
+    }
+}

@@ -543,7 +543,7 @@ def million(root, sandbox):
     # A million-person site is about 3.05 million files: tmpfs's default inode count (half the RAM in pages, about
     # 3.1 million here) leaves no room for anything else, e.g. a profile's site left in /dev/shm.
     free = os.statvfs(root).f_favail
-    if free < 3_300_000:
+    if free < 3_060_000:
         big.note = f"only {free:,} free inodes where the site is written; it needs about 3.05 million"
         log(f"1M: WARNING {big.note} (empty {CONFIG.tmpfs_root.parent} of other sites first)")
     log("1M: orgdir full build")

@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 BUILD_FLAGS ?=
-# Debian packages: cmark-gfm for the site, pkg-config to find it, mimalloc (orgdir's allocator), chromium for
-# the browser tests.
+# Debian packages: cmark-gfm for the site, pkg-config to find it, mimalloc (orgdir's allocator), libcurl's
+# development link (a release orgdir links Foundation statically, whose networking names -lcurl; see Package.swift),
+# chromium for the browser tests.
 BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libmimalloc-dev libcurl4-openssl-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium python3 fonts-dejavu-core
 

@@ -8,6 +8,19 @@ let crypto: [Target.Dependency] = [
     .product(name: "_CryptoExtras", package: "swift-crypto"),
 ]
 
+/// A release orgdir on Linux carries Swift's runtime and Foundation inside itself, as `--static-swift-stdlib` would:
+/// `-static-stdlib` when compiling (so the objects name static Foundation's own libraries to link) and when linking.
+/// Linked against their shared libraries, every start loaded and relocated some twenty of them (`orgdir --version`
+/// 16.7 -> 10.9 ms, `Benchmarks/startup.sh OLD NEW 20`) and every call into the runtime, each retain and release,
+/// went through the PLT: a 100,000-person nightly 0.535 -> 0.485 s (`Benchmarks/ab-nightly.sh OLD NEW 10`), a full
+/// build 3.835 -> 3.630 s (`Benchmarks/ab.sh OLD NEW 4 100000`). Static FoundationNetworking still links libcurl's
+/// shared library by name: Debian's libcurl4-openssl-dev (the Makefile's BUILD_PACKAGES). Debug builds, which the
+/// tests use, stay dynamic: they link faster.
+let staticRuntime = (
+    swift: [SwiftSetting.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+    linker: [LinkerSetting.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+)
+
 let package = Package(
     name: "orgdir",
     platforms: [.macOS(.v13)],
@@ -68,15 +81,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // A release orgdir on Linux carries Swift's runtime and Foundation inside itself, as
-            // `--static-swift-stdlib` would. Linked against their shared libraries, every start spent some 6 ms
-            // loading and relocating them (`orgdir --version`: 14 -> 8 ms), and every call into the runtime
-            // (each retain and release) went through a lookup table. A nightly of 100,000 people is about 0.45 s,
-            // so that was a twentieth of it (Benchmarks/README.md, "Swift's runtime linked into the binary").
-            // The static FoundationNetworking still needs libcurl's shared library: Debian's libcurl4-openssl-dev
-            // (the Makefile's BUILD_PACKAGES). Debug builds, which the tests use, stay dynamic: they link faster.
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            swiftSettings: staticRuntime.swift,
+            linkerSettings: staticRuntime.linker
         ),
         .executableTarget(
             name: "graph-sandbox",

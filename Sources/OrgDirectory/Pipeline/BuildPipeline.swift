@@ -64,12 +64,8 @@ public struct BuildPipeline: Sendable {
         async let prefetchedRound = prefetchRound(after: latest, with: sync, deltaState, now: now)
         let (previous, previousFile) = try loadPrevious(latest)
         if previous != nil { logger.debug("snapshot read at \((ContinuousClock.now - started).formattedMilliseconds)") }
-        // The run before's search tokens are read by the render, while it makes the directory: only a run with a
-        // snapshot to build on has any worth reading, and the render needs them only after the directory. Read
-        // once the snapshot was decoded, they held a core while the run waited for the delta round; since the
-        // snapshot is decoded on threads of its own (`ParallelWork.performOnOwnThreads`) the round comes in as the
-        // decode ends, and the render waited for them instead (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders:
-        // 0.500 -> 0.480 s and 0.530 -> 0.500 s, medians; "sign-in and sync" 124 -> 95 ms and 149 -> 105 ms).
+        // The run before's search tokens are read by the render, while it makes the directory (`SearchTokenSource`,
+        // which says why): only a run with a snapshot to build on has any worth reading.
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
         let loadingSearchTokens: (@Sendable () -> SearchTokenCache?)? =

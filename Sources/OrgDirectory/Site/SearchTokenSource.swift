@@ -1,10 +1,11 @@
 /// How a render is handed the run before's search tokens (`SearchTokenCache`): the cache itself, or the way to read it.
 ///
 /// Why a way to read it: a nightly's render needs the tokens only after it has made the directory, and reading them
-/// then takes a core for a few tens of milliseconds. Read by the pipeline before the render, they held a core while
-/// the run waited for the delta round; handed over as `loading`, the render reads them beside the directory's making
-/// (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders: 0.500 -> 0.480 s and 0.530 -> 0.500 s, with the snapshot
-/// decoded on threads of its own).
+/// takes a core for a few tens of milliseconds. Read by the pipeline once the snapshot was decoded, they held a core
+/// while the run waited for the delta round; since the snapshot is decoded on threads of its own
+/// (`ParallelWork.performOnOwnThreads`) the round comes in as the decode ends, and handed over as `loading` the tokens
+/// are read beside the directory's making (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders: nightly medians
+/// 0.500 -> 0.480 s and 0.530 -> 0.500 s; "sign-in and sync" 124 -> 95 ms and 149 -> 105 ms).
 public enum SearchTokenSource: Sendable {
     /// Tokens read already (tests, library callers).
     case given(SearchTokenCache)

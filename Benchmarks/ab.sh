@@ -31,7 +31,7 @@ fi
 for _ in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second
-    rm -rf "$dir/Output" "$dir/State"
+    rm -rf "$dir/Output" "$dir/State" "$dir"/.Output*
     preload=""; [ "$side" = B ] && preload=${AB_PRELOAD_B:-}
     LD_PRELOAD="$preload" /usr/bin/time -f "$side %e s wall %U s user %S s sys %M KB peak" "$exe" build --config "$dir/settings.plist" \
       2>&1 > /dev/null | tail -1 | tee -a "$dir/rounds"

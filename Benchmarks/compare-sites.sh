@@ -5,6 +5,9 @@
 #
 #   Benchmarks/compare-sites.sh OLD_ORGDIR NEW_ORGDIR [PEOPLE=5000]
 #   COMPARE_NIGHTLIES=3 Benchmarks/compare-sites.sh OLD NEW   # then three nightly rebuilds each, 1% changed
+#   COMPARE_STALE_SPARE=1 Benchmarks/compare-sites.sh NEW NEW # B's first build finds the spare of an output that was
+#   deleted with its state (made by two earlier builds of B, the people changed since, an .htaccess in it), which
+#   it writes over instead of removing: the result must equal A's build from nothing
 #   (each nightly's GNU time is printed: A and B run one after the other on the same changes, so the later nights
 #   are an interleaved A/B of the nightly; the first has no spare site yet)
 #
@@ -19,8 +22,18 @@ source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
 sed -i 's#</dict></plist>#<key>expandManager</key><true/></dict></plist>#' "$dir/settings.plist"
 for side in A B; do
-  exe=$first; [ "$side" = B ] && exe=$second
   sed "s#$dir/Output#$dir/Out$side#; s#$dir/State#$dir/State$side#" "$dir/settings.plist" > "$dir/$side.plist"
+done
+if [ -n "${COMPARE_STALE_SPARE:-}" ]; then
+  "$second" build --config "$dir/B.plist" > /dev/null
+  echo 'Options -Indexes' > "$dir/OutB/.htaccess"
+  change_people 400 > /dev/null
+  "$second" build --config "$dir/B.plist" > /dev/null
+  rm -rf "$dir/OutB" "$dir/StateB"
+  echo "stale spare beside B's output: $(find "$dir/.OutB.spare" -type f | wc -l) files"
+fi
+for side in A B; do
+  exe=$first; [ "$side" = B ] && exe=$second
   "$exe" build --config "$dir/$side.plist" > /dev/null
 done
 # Nightly rounds on top (COMPARE_NIGHTLIES=N): 1% of the people changed, then both build again on their own

@@ -39,7 +39,7 @@ else
     # On these machines valgrind itself dies with SIGSEGV once the Swift concurrency pool starts threads (see
     # valgrind.err); perf's sampling profile (CPU samples, not instruction counts) is the fallback.
     [ "${PROFILE_TOOL:-callgrind}" = perf ] || echo "callgrind failed (see $dir/valgrind.err); sampling with perf instead" >&2
-    rm -rf "$dir/Output" "$dir/State"
+    rm -rf "$dir/Output" "$dir/State" "$dir"/.Output*
     ORGDIR_CLIENT_SECRET=sandbox-secret perf record -F "${PROFILE_HZ:-499}" -g -o "$dir/perf.data" \
         "$bin/orgdir" build --config "$dir/settings.plist" --quiet 2> "$dir/perf.err"
     perf report -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null | grep '%' | head -n 60 \

@@ -16,7 +16,7 @@ source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
 "$orgdir" build --config "$dir/settings.plist" > /dev/null 2>&1
 for round in $(seq 1 "$rounds"); do
-  rm -rf "$dir/Output" "$dir/State"
+  rm -rf "$dir/Output" "$dir/State" "$dir"/.Output*
   /usr/bin/time -f "round $round: %e s wall, %U s user, %S s sys, %M KB peak" \
     "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 > /dev/null | grep -E 'stage |^round '
 done

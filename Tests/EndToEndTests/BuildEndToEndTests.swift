@@ -155,6 +155,65 @@ struct BuildEndToEndTests {
         #expect(snapshots.count == 2 && !snapshots[0].isEmpty && snapshots[0] == snapshots[1])
     }
 
+    @Test("a first build over the spare of a deleted output and state publishes what a build from nothing does")
+    func firstBuildOverAnOrphanedSpare() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 1_500, seed: 13)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            func build() async throws -> [String: Any] {
+                let outcome = try await OrgDirProcess.run(
+                    ["build", "--config", settings.path, "--json"], in: workspace.folder,
+                    environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret])
+                #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            }
+            func people(in folder: URL) throws -> Set<String> {
+                Set(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("people").path))
+            }
+            // Two builds, people leaving and joining between them: the first site, an .htaccess put into it, is then
+            // the spare. The output and the state are deleted; the spare stays.
+            let spare = workspace.folder.appendingPathComponent(".Output.spare")
+            _ = try await build()
+            try "Options -Indexes\n".write(
+                to: workspace.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+            _ = await sandbox.applyRandomChanges(count: 200, seed: 5)
+            _ = try await build()
+            let stale = try people(in: spare).subtracting(try people(in: workspace.output))
+            #expect(!stale.isEmpty, "the spare holds pages of people who left")
+            // A page that stays, to see it written over rather than made again.
+            let kept = try #require(try people(in: spare).intersection(try people(in: workspace.output)).sorted().first)
+            func inode(_ folder: URL) throws -> Int? {
+                let page = folder.appendingPathComponent("people").appendingPathComponent(kept)
+                return try FileManager.default.attributesOfItem(atPath: page.path)[.systemFileNumber] as? Int
+            }
+            let spareInode = try inode(spare)
+            try FileManager.default.removeItem(at: workspace.output)
+            try FileManager.default.removeItem(at: workspace.state)
+            let overSpare = try await build()
+            #expect(try inode(workspace.output) == spareInode, "the spare's page was written over in place")
+            let site = try workspace.outputFingerprint().mapValues(Self.withoutTimes)
+            // The same tenant built from nothing.
+            try FileManager.default.removeItem(at: workspace.output)
+            try FileManager.default.removeItem(at: workspace.state)
+            #expect(!FileManager.default.fileExists(atPath: spare.path), "a first build keeps no spare")
+            let fromNothing = try await build()
+            let clean = try workspace.outputFingerprint().mapValues(Self.withoutTimes)
+            #expect(clean.count > 3 * 1_500)
+            #expect(Set(site.keys) == Set(clean.keys), "only over the spare: \(Set(site.keys).subtracting(clean.keys))")
+            let differing = clean.keys.filter { site[$0] != clean[$0] }.sorted()
+            #expect(differing.isEmpty, "differ: \(differing.prefix(5))")
+            #expect(site[".htaccess"] == nil)
+            #expect(overSpare["filesWritten"] as? Int == fromNothing["filesWritten"] as? Int)
+            #expect(overSpare["filesUnchanged"] as? Int == 0)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+                .filter { $0.hasPrefix(".Output.") }
+            #expect(leftovers.isEmpty, "no staging folder is left: \(leftovers)")
+        }
+    }
+
     /// `data` with its dates and times masked (the run's stamp, such as "2026-11-26T04:30:00Z", or
     /// "2026-11-26 04\:30 UTC" in Markdown), so two builds of the same directory seconds apart compare equal.
     static func withoutTimes(_ data: Data) -> Data {

@@ -473,7 +473,13 @@ public struct BuildPipeline: Sendable {
             + report.warnings
         clock.lap("render fingerprints, search tokens, export rows and preparations save")
         BackgroundRelease.keepIfExiting((report, fingerprints.stored, exportRows.previous))
-        let files = staging.counts
+        var files = staging.counts
+        if staging.holdsEarlierFiles && staging.previous == nil {
+            // A first build over an earlier site's files (`SitePublisher.makeStaging`) writes over them without
+            // knowing which of them it wrote already (a page prerendered, then rendered again): every file of the
+            // new site is new, and the render counted them.
+            files = (report.filesWritten, 0)
+        }
         return PublishCounts(
             written: files.written, unchanged: files.unchanged, peopleRendered: report.peopleRendered,
             peopleReused: report.peopleReused, peoplePrerendered: report.peoplePrerendered,

@@ -28,7 +28,7 @@ extension StagingDirectory {
     public func removeStale(
         in folder: String = "", skipping skipped: Set<String> = [], keeping keep: (String) -> Bool
     ) throws(PublishError) {
-        guard isRecycled else { return }
+        guard holdsEarlierFiles else { return }
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
         let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if top < 0 && errno == ENOENT { return }
@@ -41,44 +41,27 @@ extension StagingDirectory {
     private func sweep(
         _ folder: Int32, prefix: String, skipping skipped: Set<String> = [], keep: (String) -> Bool
     ) throws(PublishError) {
-        for entry in Self.entries(of: folder) {
-            if prefix.isEmpty && entry.name.hasPrefix(".") { continue }
-            let path = prefix + entry.name
+        let (files, folders) = FolderListing.entries(of: folder)
+        for name in folders {
+            if prefix.isEmpty && name.hasPrefix(".") { continue }
+            let path = prefix + name
             if skipped.contains(path) { continue }
-            if entry.isFolder {
-                let child = openat(folder, entry.name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard child >= 0 else { throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError) }
-                defer { close(child) }
-                try sweep(child, prefix: path + "/", keep: keep)
-                // A folder still holding kept files stays (ENOTEMPTY).
-                _ = unlinkat(folder, entry.name, AT_REMOVEDIR)
-            } else if !keep(path) {
-                guard unlinkat(folder, entry.name, 0) == 0 || errno == ENOENT else {
-                    throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError)
-                }
+            let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else { throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError) }
+            defer { close(child) }
+            try sweep(child, prefix: path + "/", keep: keep)
+            // A folder still holding kept files stays (ENOTEMPTY).
+            _ = unlinkat(folder, name, AT_REMOVEDIR)
+        }
+        for name in files {
+            if prefix.isEmpty && name.hasPrefix(".") { continue }
+            let path = prefix + name
+            if skipped.contains(path) || keep(path) { continue }
+            guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
+                throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError)
             }
         }
     }
 
     private static var lastError: String { String(cString: strerror(errno)) }
-
-    /// The names in the open folder `descriptor` (without `.` and `..`), folders marked by `d_type`.
-    private static func entries(of descriptor: Int32) -> [(name: String, isFolder: Bool)] {
-        var found: [(name: String, isFolder: Bool)] = []
-        let copy = dup(descriptor)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return []
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            found.append((name, Int32(entry.pointee.d_type) == Int32(DT_DIR)))
-        }
-        return found
-    }
 }

@@ -17,14 +17,20 @@ import Synchronization
 /// place: its files may be stale, so every write and carry-over replaces what is at the path (unlink, then
 /// create or link: never a truncation, since a file may be a hard link into the published site), files the
 /// caller knows to be current stay untouched (`keepInPlace`), and files the new site no longer has are swept
-/// away at the end (`removeStale`).
+/// away at the end (`removeStale`). The spare of an output that is gone is taken the same way by a first build
+/// (`holdsEarlierFiles` without a published site): written over, and swept of whatever the build does not write.
 public final class StagingDirectory: Sendable {
     /// Where the new site is being built.
     public let root: URL
     /// The site currently published, for comparisons; nil on a first run.
     let previous: URL?
-    /// True when `root` started as an earlier site rather than empty (see the type's notes).
+    /// True when `root` started as an earlier site, updated in place against the published one (see the type's
+    /// notes).
     public let isRecycled: Bool
+    /// True when `root` started as an earlier site rather than empty: a recycled folder, or the spare of an output
+    /// that is gone, which a first build writes over instead of removing (`SitePublisher.makeStaging`). Its files
+    /// are written over or replaced, never trusted, and what this run does not write is swept away.
+    public let holdsEarlierFiles: Bool
     let state = Mutex(StagingState())
 
     /// `root` and `previous` as file-system paths, computed once for the many writes.
@@ -35,6 +41,7 @@ public final class StagingDirectory: Sendable {
         self.root = root
         self.previous = previous
         self.isRecycled = recycled && previous != nil
+        self.holdsEarlierFiles = recycled
         self.rootPath = root.standardizedFileURL.path
         self.previousPath = previous?.standardizedFileURL.path
     }
@@ -97,14 +104,14 @@ public final class StagingDirectory: Sendable {
         var overwritten: OverwritableFile?
         let descriptor = relativePath.withCString { path in
             let name = path + nameOffset
-            if isRecycled, let existing = OverwritableFile.open(name, in: handles.staging) {
+            if holdsEarlierFiles, let existing = OverwritableFile.open(name, in: handles.staging) {
                 overwritten = existing
                 return existing.descriptor
             }
             let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
             let first = openat(handles.staging, name, flags, 0o644)
             guard first < 0, errno == EEXIST else { return first }
-            if isRecycled {
+            if holdsEarlierFiles {
                 // The earlier site's file: not counted, so replaced without touching the counts.
                 guard unlinkat(handles.staging, name, 0) == 0 || errno == ENOENT else { return -1 }
                 return openat(handles.staging, name, flags, 0o644)
@@ -213,7 +220,7 @@ public final class StagingDirectory: Sendable {
             throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(error.code)))
         }
         // In a recycled folder the file may be the earlier site's, which was never counted.
-        if isRecycled { return }
+        if holdsEarlierFiles { return }
         state.withLock { state in
             if linked { state.unchanged -= 1 } else { state.written -= 1 }
         }
@@ -286,14 +293,13 @@ public final class StagingDirectory: Sendable {
         return relativePath[..<relativePath.utf8.index(relativePath.utf8.startIndex, offsetBy: lastSlash)]
     }
 
-    /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one; a recycled
-    /// folder's own dotfiles are replaced by the published ones, or removed when the published site has none.
+    /// Copies top-level dotfiles of the published site (`.htaccess`, `.gitkeep`…) into the new one; a folder that
+    /// holds an earlier site's files has its own dotfiles replaced by the published ones, or removed when there are
+    /// none (or no published site: an `.htaccess` deleted with the output must not come back from its spare).
     func carryOverDotfiles(except skipped: Set<String>) {
-        guard let previous,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: previous.path)
-        else { return }
-        let published = Set(names.filter { $0.hasPrefix(".") && !skipped.contains($0) })
-        if isRecycled, let present = try? FileManager.default.contentsOfDirectory(atPath: rootPath) {
+        let names = previous.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) }
+        if previous != nil && names == nil { return }
+        if holdsEarlierFiles, let present = try? FileManager.default.contentsOfDirectory(atPath: rootPath) {
             for name in present where name.hasPrefix(".") && !skipped.contains(name) {
                 var info = stat()
                 let path = root.appendingPathComponent(name).path
@@ -301,6 +307,8 @@ public final class StagingDirectory: Sendable {
                 unlink(path)
             }
         }
+        guard let previous, let names else { return }
+        let published = Set(names.filter { $0.hasPrefix(".") && !skipped.contains($0) })
         for name in published {
             let source = previous.appendingPathComponent(name).path
             var info = stat()

@@ -37,7 +37,7 @@ enum TreeRemoval {
         guard errno == EISDIR || errno == EPERM else { return }  // Linux says EISDIR, POSIX allows EPERM
         let folder = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else { return }
-        let (files, folders) = entries(of: folder)
+        let (files, folders) = FolderListing.entries(of: folder)
         for subfolder in folders { removeEntry(subfolder, in: folder) }
         if files.count >= parallelThreshold {
             let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -52,26 +52,5 @@ enum TreeRemoval {
         }
         close(folder)
         unlinkat(parent, name, AT_REMOVEDIR)
-    }
-
-    /// The names in the open folder `descriptor`, split into non-folders and folders (by `d_type`; unknown types
-    /// count as files, and `removeEntry` finds out).
-    private static func entries(of descriptor: Int32) -> (files: [String], folders: [String]) {
-        var files: [String] = []
-        var folders: [String] = []
-        let copy = dup(descriptor)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return ([], [])
-        }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            if Int32(entry.pointee.d_type) == Int32(DT_DIR) { folders.append(name) } else { files.append(name) }
-        }
-        return (files, folders)
     }
 }

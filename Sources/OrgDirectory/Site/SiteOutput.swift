@@ -30,6 +30,10 @@ public protocol SiteOutput: Sendable {
     /// chunk's kept files at once.
     var keepsInPlace: Bool { get }
 
+    /// Whether this output started holding files of an earlier site, which the render must sweep away where it
+    /// does not write them (`removeStale`), even with no fingerprints saying which they are.
+    var holdsEarlierFiles: Bool { get }
+
     /// Removes what an output that started as an earlier copy of the site holds under `folder` ("" for all of
     /// it, the folders in `skipped` aside) beyond the paths `keep` accepts; the paths of files this render writes
     /// must all be accepted.
@@ -55,6 +59,9 @@ extension SiteOutput {
 
     /// Outputs that start empty hold nothing to keep.
     public var keepsInPlace: Bool { false }
+
+    /// Outputs that start empty hold nothing stale.
+    public var holdsEarlierFiles: Bool { false }
 
     /// Outputs that start empty hold nothing stale.
     public func removeStale(in folder: String, skipping skipped: Set<String>, keeping keep: (String) -> Bool) throws {}

@@ -88,6 +88,10 @@ public struct SiteRenderer: Sendable {
             ? nil : SiteRenderJob.siteFingerprint(options: options, templates: templates)
         let previous = previous.flatMap { $0.output == published ? $0.indexed() : nil }
         let inPlace = inPlace.flatMap { $0.output == published ? $0.indexed() : nil }
+        // An output that started as an earlier site keeps nothing this render does not write: the earlier site's
+        // fingerprints say which people's files are stale, and without them (a first build over the spare of an
+        // output that is gone) the folders are listed.
+        let sweeping = inPlace != nil || output.holdsEarlierFiles
         // Fingerprints are looked up by merging files in id order with the people in id order (see
         // `IDOrderedLines`), once here, and written in that order for the next run.
         let idOrder = published == nil ? nil : directory.displayPositionsInIDOrder()
@@ -228,7 +232,7 @@ public struct SiteRenderer: Sendable {
                         lists,
                     ]
                 }
-                if inPlace != nil {
+                if sweeping {
                     pending.append {
                         // A carried fingerprint that is the spare's too names the spare's slug.
                         try job.removeStalePeople(
@@ -279,7 +283,7 @@ public struct SiteRenderer: Sendable {
                 func collect(_ done: RenderPart) {
                     fileCount += done.fileCount
                     if listingPaths { paths += done.paths }
-                    if inPlace != nil && done.people == nil { otherPaths.formUnion(done.paths) }
+                    if sweeping && done.people == nil { otherPaths.formUnion(done.paths) }
                     shards += done.shards
                     if let piece = done.search { searchPieces.append(piece) }
                     if let rows = done.exports { exportTable = rows }
@@ -302,7 +306,7 @@ public struct SiteRenderer: Sendable {
                     collect(RenderPart(try job.renderSearchManifest(searchPieces, to: output)))
                 }
             }
-            if inPlace != nil {
+            if sweeping {
                 try output.removeStale(in: "", skipping: ["people"]) { otherPaths.contains($0) }
             }
         } catch let error as SiteError {

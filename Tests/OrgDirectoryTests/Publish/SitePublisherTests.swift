@@ -460,3 +460,79 @@ struct SpareRecyclingTests {
         #expect(try Self.text(publisher.output, "a.html") == "2")
     }
 }
+
+/// The spare of an output that is gone (deleted by hand, with or without the state): a first build writes over it
+/// instead of removing its files first.
+@Suite("A first build over the spare of a deleted output")
+struct OrphanedSpareTests {
+    /// A publisher whose output was published twice (so the first site is the spare, an `.htaccess` in it) and then
+    /// deleted, with the files of that first site.
+    static func orphanedSpare(in root: URL) throws -> SitePublisher {
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        let first = ["index.html": "one, a longer page", "people/gone.html": "left", "old/deep/page.html": "x"]
+        _ = try SpareRecyclingTests.publish(first, with: publisher)
+        try "deny".write(to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+        _ = try SpareRecyclingTests.publish(["index.html": "two"], with: publisher)
+        try FileManager.default.removeItem(at: publisher.output)
+        return publisher
+    }
+
+    @Test("the orphaned spare becomes the staging folder, holding earlier files but with no published site")
+    func orphanedSpareTaken() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.orphanedSpare(in: root)
+        let spareIndex = try SpareRecyclingTests.inode(publisher.spare.appendingPathComponent("index.html"))
+        let staging = try publisher.makeStaging()
+        #expect(staging.holdsEarlierFiles)
+        #expect(!staging.isRecycled, "nothing to compare with: no file is trusted to be current")
+        #expect(!staging.keepsInPlace && !staging.keepInPlace(fileCount: 1))
+        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
+        try staging.write(Array("three".utf8), to: "index.html")
+        let written = staging.root.appendingPathComponent("index.html")
+        #expect(try SpareRecyclingTests.inode(written) == spareIndex, "written over in place, its pages kept")
+        #expect(try String(contentsOf: written, encoding: .utf8) == "three", "cut to the new length")
+    }
+
+    @Test("what the build does not write is swept, an .htaccess deleted with the output included; nothing else left")
+    func orphanedSpareSwept() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.orphanedSpare(in: root)
+        let files = ["index.html": "three", "people/new.html": "joined"]
+        let staging = try SpareRecyclingTests.publish(files, with: publisher, keepingSpare: true)
+        #expect(staging.holdsEarlierFiles)
+        let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output)
+        #expect(published.keys.sorted() == [".orgdir-site", "index.html", "people/new.html"])
+        #expect(try SpareRecyclingTests.text(publisher.output, "index.html") == "three")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(names == ["Output"], "a first publish keeps no spare, and no staging folder is left behind")
+    }
+
+    @Test("an orphaned spare's file shared through a hard link is replaced, never written through")
+    func sharedFileReplaced() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.orphanedSpare(in: root)
+        let backup = root.appendingPathComponent("backup.html")
+        try FileManager.default.linkItem(at: publisher.spare.appendingPathComponent("index.html"), to: backup)
+        let staging = try publisher.makeStaging()
+        try staging.write(Array("three".utf8), to: "index.html")
+        #expect(try String(contentsOf: backup, encoding: .utf8) == "one, a longer page")
+        #expect(try String(contentsOf: staging.root.appendingPathComponent("index.html"), encoding: .utf8) == "three")
+    }
+
+    @Test("with the output still there, a spare not recycled is removed as before")
+    func spareOfALiveOutputRemoved() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try SpareRecyclingTests.publish(["a.html": "1"], with: publisher)
+        _ = try SpareRecyclingTests.publish(["a.html": "2"], with: publisher)
+        let staging = try publisher.makeStaging()
+        #expect(!staging.holdsEarlierFiles)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.root.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
+        publisher.discard(staging)
+    }
+}

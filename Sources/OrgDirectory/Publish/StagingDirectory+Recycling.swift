@@ -21,10 +21,11 @@ extension StagingDirectory {
     /// Whether `keepInPlace` counts files here: only in a recycled folder.
     public var keepsInPlace: Bool { isRecycled }
 
-    /// Removes every file and emptied folder of a recycled folder under `folder` ("" for all of it, the
-    /// folders in `skipped` aside) whose relative path `keep` rejects: the pages of people who left, a department
-    /// that is gone, an asset dropped from the templates. Top-level dotfiles are left to `carryOverDotfiles`.
-    /// Does nothing in a folder that was not recycled (it holds only this run's files).
+    /// Removes every file and emptied folder of a folder holding an earlier site's files (`holdsEarlierFiles`: the
+    /// recycled spare, or an orphaned one a first build took) under `folder` ("" for all of it, the folders in
+    /// `skipped` aside) whose relative path `keep` rejects: the pages of people who left, a department that is gone,
+    /// an asset dropped from the templates. Top-level dotfiles are left to `carryOverDotfiles`.
+    /// Does nothing in a folder that started empty (it holds only this run's files).
     public func removeStale(
         in folder: String = "", skipping skipped: Set<String> = [], keeping keep: (String) -> Bool
     ) throws(PublishError) {

@@ -90,10 +90,10 @@ public final class StagingDirectory: Sendable {
     /// The file at `relativePath` (in the folder open as `handles`, its name at `nameOffset`) opened for the new
     /// site's bytes, and the file written over when it is one.
     ///
-    /// A file already at the path (a page written again after a prerender, or any page of a recycled folder) may be
-    /// a hard link into the published site: it is replaced, never truncated, so the published file cannot change
-    /// through it. Only a recycled folder's own file, with no other link, is written over in place
-    /// (`OverwritableFile`): a nightly run writes some 6,700 of the spare's files again (the list pages, the search
+    /// A file already at the path (a page written again after a prerender, or any page of a folder that holds an
+    /// earlier site's files) may be a hard link into the published site: it is replaced, never truncated, so the
+    /// published file cannot change through it. Only such a folder's own file, with no other link, is written over
+    /// in place (`OverwritableFile`): a nightly run writes some 6,700 of the spare's files again (the list pages, the search
     /// files, the exports, the changed people), and removed and created again each took a new inode and a new entry
     /// in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000 such files took 78 ms removed
     /// and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`) and fresh pages.
@@ -219,7 +219,7 @@ public final class StagingDirectory: Sendable {
         case .failure(let error):
             throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(error.code)))
         }
-        // In a recycled folder the file may be the earlier site's, which was never counted.
+        // In a folder holding an earlier site's files the file may be one of those, which were never counted.
         if holdsEarlierFiles { return }
         state.withLock { state in
             if linked { state.unchanged -= 1 } else { state.written -= 1 }

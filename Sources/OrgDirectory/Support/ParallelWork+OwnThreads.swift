@@ -73,17 +73,26 @@ final class ThreadWork: @unchecked Sendable {
     }
 
     /// A new thread running `run`, nil when none could be started. The thread holds this object until `run` ends.
-    func start() -> pthread_t? {
+    ///
+    /// `launch` starts a thread on the retained context it is given (`launchThread`, `pthread_create`, by default);
+    /// when it cannot, the context is released here, so a refused thread leaks nothing. The tests refuse it.
+    func start(launchingWith launch: (UnsafeMutableRawPointer) -> pthread_t? = ThreadWork.launchThread) -> pthread_t? {
         let context = Unmanaged.passRetained(self).toOpaque()
+        guard let thread = launch(context) else { return Self.failed(context) }
+        return thread
+    }
+
+    /// A thread started with `pthread_create` on `context` (a retained `ThreadWork`), nil when it could not be.
+    static func launchThread(_ context: UnsafeMutableRawPointer) -> pthread_t? {
         #if canImport(Glibc)
             var thread = pthread_t()
             let started = pthread_create(&thread, nil, { ThreadWork.enter($0) }, context)
+            return started == 0 ? thread : nil
         #else
             var created: pthread_t?
             let started = pthread_create(&created, nil, { ThreadWork.enter($0) }, context)
-            guard let thread = created else { return Self.failed(context) }
+            return started == 0 ? created : nil
         #endif
-        return started == 0 ? thread : Self.failed(context)
     }
 
     /// A started thread's entry: runs the work its context holds and lets the context go.

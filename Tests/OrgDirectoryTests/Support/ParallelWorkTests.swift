@@ -69,6 +69,28 @@ struct ParallelWorkTests {
         }
     }
 
+    @Test("a thread that cannot be launched releases the work it was given and never runs it; one launched runs it")
+    func refusedLaunchReleasesTheWork() {
+        let ran = Mutex(0)
+        weak var released: ThreadWork?
+        do {
+            let work = ThreadWork { ran.withLock { $0 += 1 } }
+            released = work
+            var offered: UnsafeMutableRawPointer?
+            #expect(
+                work.start(launchingWith: { context in
+                    offered = context
+                    return nil
+                }) == nil)
+            #expect(offered == Unmanaged.passUnretained(work).toOpaque(), "the launcher got the work as its context")
+            let thread = work.start()
+            #expect(thread != nil)
+            if let thread { pthread_join(thread, nil) }
+        }
+        #expect(released == nil, "neither the refused launch nor the finished thread keeps the work")
+        #expect(ran.withLock { $0 } == 1)
+    }
+
     @Test("a pass started inside another pass stops the process, whichever of BothAtOnce and ParallelArray nests")
     func nestedPassesStopTheProcess() async {
         await #expect(processExitsWith: .failure) {

@@ -8,15 +8,25 @@
 /// (`TreeRemoval`, a recycled `StagingDirectory`'s sweep), which work relative to open folders instead of whole paths.
 enum FolderListing {
     /// The names in the open folder `descriptor` (without `.` and `..`), split into non-folders and folders by
-    /// `d_type`. Unknown types count as files: the callers' own calls find out what they are. The descriptor is
-    /// left open and its position unchanged (the listing reads through a duplicate).
+    /// `d_type` (or, where the file system leaves it unknown, by `fstatat`). The descriptor is left open and its
+    /// position unchanged (the listing reads through a duplicate).
     static func entries(of descriptor: Int32) -> (files: [String], folders: [String]) {
         var files: [String] = []
         var folders: [String] = []
+        forEachEntry(of: descriptor) { name, isFolder in
+            if isFolder { folders.append(name) } else { files.append(name) }
+        }
+        return (files, folders)
+    }
+
+    /// Calls `body` with each name in the open folder `descriptor` (without `.` and `..`) and whether `d_type` marks
+    /// it a folder, as the names are read: a caller that keeps only a few of them (a sweep of a recycled site's
+    /// `people/`, some 3,000,000 names at a million people) never holds the whole listing.
+    static func forEachEntry(of descriptor: Int32, _ body: (_ name: String, _ isFolder: Bool) -> Void) {
         let copy = dup(descriptor)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
-            return ([], [])
+            return
         }
         defer { closedir(stream) }
         rewinddir(stream)
@@ -25,8 +35,15 @@ enum FolderListing {
                 pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
             if name == "." || name == ".." { continue }
-            if Int32(entry.pointee.d_type) == Int32(DT_DIR) { folders.append(name) } else { files.append(name) }
+            let type = Int32(entry.pointee.d_type)
+            body(name, type == Int32(DT_UNKNOWN) ? isFolder(name, in: descriptor) : type == Int32(DT_DIR))
         }
-        return (files, folders)
+    }
+
+    /// Whether `name` in the open folder `folder` is a folder (not a link to one), for file systems whose listings
+    /// leave the type unknown.
+    private static func isFolder(_ name: String, in folder: Int32) -> Bool {
+        var info = stat()
+        return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

@@ -42,11 +42,21 @@ extension StagingDirectory {
     private func sweep(
         _ folder: Int32, prefix: String, skipping skipped: Set<String> = [], keep: (String) -> Bool
     ) throws(PublishError) {
-        let (files, folders) = FolderListing.entries(of: folder)
-        for name in folders {
-            if prefix.isEmpty && name.hasPrefix(".") { continue }
+        // Only the folders and the files to remove are kept from the listing, never every name.
+        var folders: [String] = []
+        var stale: [String] = []
+        FolderListing.forEachEntry(of: folder) { name, isFolder in
+            if prefix.isEmpty && name.hasPrefix(".") { return }
             let path = prefix + name
-            if skipped.contains(path) { continue }
+            if skipped.contains(path) { return }
+            if isFolder {
+                folders.append(name)
+            } else if !keep(path) {
+                stale.append(name)
+            }
+        }
+        for name in folders {
+            let path = prefix + name
             let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard child >= 0 else { throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError) }
             defer { close(child) }
@@ -54,12 +64,9 @@ extension StagingDirectory {
             // A folder still holding kept files stays (ENOTEMPTY).
             _ = unlinkat(folder, name, AT_REMOVEDIR)
         }
-        for name in files {
-            if prefix.isEmpty && name.hasPrefix(".") { continue }
-            let path = prefix + name
-            if skipped.contains(path) || keep(path) { continue }
+        for name in stale {
             guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
-                throw .cannotWrite(path: rootPath + "/" + path, reason: Self.lastError)
+                throw .cannotWrite(path: rootPath + "/" + prefix + name, reason: Self.lastError)
             }
         }
     }

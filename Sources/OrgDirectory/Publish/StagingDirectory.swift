@@ -112,8 +112,15 @@ public final class StagingDirectory: Sendable {
             let first = openat(handles.staging, name, flags, 0o644)
             guard first < 0, errno == EEXIST else { return first }
             if holdsEarlierFiles {
-                // The earlier site's file: not counted, so replaced without touching the counts.
-                guard unlinkat(handles.staging, name, 0) == 0 || errno == ENOENT else { return -1 }
+                // The earlier site's entry: not counted, so replaced without touching the counts. A folder there (a
+                // site of another layout) goes whole.
+                if unlinkat(handles.staging, name, 0) != 0 {
+                    let code = errno
+                    guard
+                        code == ENOENT
+                            || ((code == EISDIR || code == EPERM) && TreeRemoval.remove(name, in: handles.staging))
+                    else { return -1 }
+                }
                 return openat(handles.staging, name, flags, 0o644)
             }
             replaced = true
@@ -323,13 +330,14 @@ public final class StagingDirectory: Sendable {
         let key = String(folder)
         if let known = state.withLock({ $0.folders[key] }) { return known }
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
+        if holdsEarlierFiles { clearNonFolders(along: folder) }
         do {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
         } catch {
             throw .cannotCreate(path: path, reason: error.localizedDescription)
         }
-        let staging = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let staging = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard staging >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
         var previous: Int32?
         if let previousPath {
@@ -349,6 +357,18 @@ public final class StagingDirectory: Sendable {
             if let previous { close(previous) }
         }
         return kept
+    }
+
+    /// Removes whatever is not a real folder at each step of `folder` in a folder holding an earlier site's files: a
+    /// file of another layout where this site has a folder, or a symbolic link, which the folder's creation would
+    /// otherwise follow out of the staging folder.
+    private func clearNonFolders(along folder: Substring) {
+        var path = rootPath
+        for component in folder.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR { unlink(path) }
+        }
     }
 
     /// True when the file `name` in the folder open as `folder` holds exactly `bytes` (size checked first, so

@@ -31,6 +31,14 @@ enum TreeRemoval {
         if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
     }
 
+    /// Removes the entry `name` of the open folder `parent` and everything under it; true when it is gone.
+    static func remove(_ name: UnsafePointer<CChar>, in parent: Int32) -> Bool {
+        let entry = String(cString: name)
+        removeEntry(entry, in: parent)
+        var info = stat()
+        return fstatat(parent, entry, &info, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT
+    }
+
     /// Removes the entry `name` of the open folder `parent`, recursing into folders (not into links to them).
     private static func removeEntry(_ name: String, in parent: Int32) {
         if unlinkat(parent, name, 0) == 0 { return }

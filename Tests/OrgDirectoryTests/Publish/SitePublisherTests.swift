@@ -522,6 +522,38 @@ struct OrphanedSpareTests {
         #expect(try String(contentsOf: staging.root.appendingPathComponent("index.html"), encoding: .utf8) == "three")
     }
 
+    @Test(
+        "an orphaned spare of another layout is written through: a file or a link where a folder goes, a folder where a file goes"
+    )
+    func otherLayoutReplaced() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.orphanedSpare(in: root)
+        let fileManager = FileManager.default
+        // In the spare: `search` a file, `people/ada.html` a folder with a page in it, `old` a link to a folder
+        // outside the spare.
+        let outside = root.appendingPathComponent("outside")
+        try fileManager.createDirectory(at: outside, withIntermediateDirectories: true)
+        try "keep".write(to: outside.appendingPathComponent("page.html"), atomically: false, encoding: .utf8)
+        try "x".write(to: publisher.spare.appendingPathComponent("search"), atomically: false, encoding: .utf8)
+        let folderAtPage = publisher.spare.appendingPathComponent("people/ada.html")
+        try fileManager.createDirectory(at: folderAtPage, withIntermediateDirectories: true)
+        try "x".write(to: folderAtPage.appendingPathComponent("index.html"), atomically: false, encoding: .utf8)
+        try fileManager.removeItem(at: publisher.spare.appendingPathComponent("old"))
+        try fileManager.createSymbolicLink(
+            at: publisher.spare.appendingPathComponent("old"), withDestinationURL: outside)
+        let files = ["search/index.js": "s", "people/ada.html": "ada", "old/page.html": "new", "index.html": "i"]
+        _ = try SpareRecyclingTests.publish(files, with: publisher)
+        let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output)
+        #expect(published.keys.sorted() == [".orgdir-site"] + files.keys.sorted())
+        #expect(try SpareRecyclingTests.text(publisher.output, "people/ada.html") == "ada")
+        #expect(try SpareRecyclingTests.text(publisher.output, "old/page.html") == "new")
+        #expect(try String(contentsOf: outside.appendingPathComponent("page.html"), encoding: .utf8) == "keep")
+        var info = stat()
+        #expect(lstat(publisher.output.appendingPathComponent("old").path, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFDIR, "a real folder, not the link")
+    }
+
     @Test("with the output still there, a spare not recycled is removed as before")
     func spareOfALiveOutputRemoved() throws {
         let root = try temporaryFolder()

@@ -30,10 +30,10 @@ public struct SitePublisher: Sendable {
 
     /// Creates a staging folder beside the output (same filesystem, so the swap is a rename): the spare, renamed,
     /// when `recyclingSpare` and there is one (a recycled `StagingDirectory`), else an empty folder. A spare that
-    /// is not recycled is removed: it would be stale by the end of this run. Except when the output is gone (a
-    /// first build after it was deleted, with or without the state): its spare is renamed into staging all the same,
-    /// as a folder that `holdsEarlierFiles` but has no published site to compare with, which the build writes over
-    /// and sweeps.
+    /// is not recycled is removed: it would be stale by the end of this run. Except when the output is gone or
+    /// holds only dotfiles (a first build after it was deleted or emptied, with or without the state): its spare is
+    /// renamed into staging all the same, as a folder that `holdsEarlierFiles` but is not recycled against a
+    /// published site, which the build writes over and sweeps.
     ///
     /// Why recycle: at 100,000 people a nightly run changes a few thousand of some 300,000 files, and linking
     /// every unchanged file into an empty folder, then removing the replaced site, was half of the run. And why
@@ -45,11 +45,14 @@ public struct SitePublisher: Sendable {
         let parent = output.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         let outputExists = fileManager.fileExists(atPath: output.path, isDirectory: &isFolder)
+        // Whether the output holds a site, not just dotfiles (`rm -rf Output/*` leaves those, the marker included).
+        var holdsSite = false
         if outputExists {
             guard isFolder.boolValue else { throw .foreignOutput(path: output.path) }
             let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
             let meaningful = contents.filter { $0 != ".gitkeep" && $0 != ".DS_Store" }
             if !meaningful.isEmpty && !contents.contains(Self.markerName) { throw .foreignOutput(path: output.path) }
+            holdsSite = contents.contains { !$0.hasPrefix(".") }
         }
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -63,8 +66,10 @@ public struct SitePublisher: Sendable {
             // Under the staging name, a run that dies from here on leaves it to `removeAbandonedStaging`.
             return StagingDirectory(root: root, previous: output, recycled: true)
         }
-        if !outputExists && isOrgdirFolder(spare) && rename(spare.path, root.path) == 0 {
-            return StagingDirectory(root: root, previous: nil, recycled: true)
+        if !holdsSite && isOrgdirFolder(spare) && rename(spare.path, root.path) == 0 {
+            // An orphaned spare: nothing published to compare its files with (the output's dotfiles still count).
+            return StagingDirectory(
+                root: root, previous: outputExists ? output : nil, recycled: true, againstPublished: false)
         }
         if isOrgdirFolder(spare) { TreeRemoval.remove(spare.path) }
         do {

@@ -17,8 +17,8 @@ import Synchronization
 /// place: its files may be stale, so every write and carry-over replaces what is at the path (unlink, then
 /// create or link: never a truncation, since a file may be a hard link into the published site), files the
 /// caller knows to be current stay untouched (`keepInPlace`), and files the new site no longer has are swept
-/// away at the end (`removeStale`). The spare of an output that is gone is taken the same way by a first build
-/// (`holdsEarlierFiles` without a published site): written over, and swept of whatever the build does not write.
+/// away at the end (`removeStale`). The spare of an output that is gone or emptied is taken the same way by a first
+/// build (`holdsEarlierFiles`, not `isRecycled`): written over, and swept of whatever the build does not write.
 public final class StagingDirectory: Sendable {
     /// Where the new site is being built.
     public let root: URL
@@ -37,10 +37,12 @@ public final class StagingDirectory: Sendable {
     let rootPath: String
     let previousPath: String?
 
-    init(root: URL, previous: URL?, recycled: Bool = false) {
+    /// `recycled`: `root` starts as an earlier site; `againstPublished`: one whose files the published site's
+    /// fingerprints describe (the spare), not an orphaned spare whose output is gone or was emptied.
+    init(root: URL, previous: URL?, recycled: Bool = false, againstPublished: Bool = true) {
         self.root = root
         self.previous = previous
-        self.isRecycled = recycled && previous != nil
+        self.isRecycled = recycled && previous != nil && againstPublished
         self.holdsEarlierFiles = recycled
         self.rootPath = root.standardizedFileURL.path
         self.previousPath = previous?.standardizedFileURL.path

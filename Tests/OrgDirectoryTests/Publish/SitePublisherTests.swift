@@ -554,6 +554,26 @@ struct OrphanedSpareTests {
         #expect(info.st_mode & S_IFMT == S_IFDIR, "a real folder, not the link")
     }
 
+    @Test("an output emptied of all but dotfiles counts as gone: its spare is written over, its dotfiles carried")
+    func emptiedOutputsSpareTaken() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
+        _ = try SpareRecyclingTests.publish(["index.html": "one", "people/gone.html": "left"], with: publisher)
+        try "deny".write(to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+        _ = try SpareRecyclingTests.publish(["index.html": "two"], with: publisher)
+        // `rm -rf Output/*`: the dotfiles stay (the marker, and one of the owner's).
+        let fileManager = FileManager.default
+        try fileManager.removeItem(at: publisher.output.appendingPathComponent("index.html"))
+        try fileManager.removeItem(at: publisher.output.appendingPathComponent(".htaccess"))
+        try "allow".write(to: publisher.output.appendingPathComponent(".well"), atomically: false, encoding: .utf8)
+        let staging = try SpareRecyclingTests.publish(["index.html": "three"], with: publisher)
+        #expect(staging.holdsEarlierFiles && !staging.isRecycled)
+        let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output)
+        #expect(published.keys.sorted() == [".orgdir-site", ".well", "index.html"])
+        #expect(try SpareRecyclingTests.text(publisher.output, "index.html") == "three")
+    }
+
     @Test("with the output still there, a spare not recycled is removed as before")
     func spareOfALiveOutputRemoved() throws {
         let root = try temporaryFolder()

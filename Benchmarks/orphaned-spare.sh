@@ -4,6 +4,8 @@
 # build from nothing, interleaved: A from nothing, B over the orphaned spare, ROUNDS times, GNU time for each.
 # Since ae71ca6 a first build writes over such a spare (and sweeps what it does not write) instead of removing it.
 #   Benchmarks/orphaned-spare.sh [ORGDIR=.build-bench/release/orgdir] [PEOPLE=100000] [ROUNDS=3]
+#   ORPHAN_EMPTIED=1 Benchmarks/orphaned-spare.sh   # B's output and state emptied with `rm -rf Output/* State/*`
+#                                                   # (the output's dotfiles stay) instead of deleted
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +26,11 @@ for round in $(seq 1 "$rounds"); do
   rm -rf "${dir:?}/Output" "$dir/State" "$dir"/.Output*
   /usr/bin/time -f "round $round A, from nothing:     %e s wall, %U s user, %S s sys, %M KB peak" \
     "$orgdir" build --config "$dir/settings.plist" --quiet
-  rm -rf "${dir:?}/Output" "$dir/State" "$dir"/.Output*
+  if [ -n "${ORPHAN_EMPTIED:-}" ]; then
+    rm -rf "${dir:?}"/Output/* "$dir"/State/* "$dir"/.Output.spare
+  else
+    rm -rf "${dir:?}/Output" "$dir/State" "$dir"/.Output*
+  fi
   cp -a "$dir/spare.saved" "$dir/.Output.spare"
   /usr/bin/time -f "round $round B, orphaned spare:  %e s wall, %U s user, %S s sys, %M KB peak" \
     "$orgdir" build --config "$dir/settings.plist" --quiet

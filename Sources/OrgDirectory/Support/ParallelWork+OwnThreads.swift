@@ -18,15 +18,13 @@ extension ParallelWork {
     /// awaited: elsewhere GCD's workers, kept from one pass to the next, cost no thread creation.
     ///
     /// Like `perform`, it must not be called from inside another pass's `body` (a debug build stops there).
-    static func performOnOwnThreads(iterations: Int, _ body: @Sendable (Int) -> Void) {
-        performOnOwnThreads(iterations: iterations, startingThreadsWith: { $0.start() }, body)
-    }
-
-    /// `performOnOwnThreads(iterations:_:)` with each further thread started by `startThread`, which returns nil when
-    /// it could not start one: that thread's share then falls to the others, the caller's among them. The tests
-    /// refuse threads here, as a process at its thread limit would (`pthread_create` failing with EAGAIN).
+    ///
+    /// Each further thread is launched by `launch` (`ThreadWork.launchThread`, `pthread_create`, by default); one it
+    /// cannot launch leaves its share to the others, the caller's among them. The tests refuse every launch, as a
+    /// process at its thread limit would (`pthread_create` failing with EAGAIN).
     static func performOnOwnThreads(
-        iterations: Int, startingThreadsWith startThread: (ThreadWork) -> pthread_t?, _ body: @Sendable (Int) -> Void
+        iterations: Int, launchingThreadsWith launch: (UnsafeMutableRawPointer) -> pthread_t? = ThreadWork.launchThread,
+        _ body: @Sendable (Int) -> Void
     ) {
         checkNotInsidePass()
         let helpers = min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
@@ -42,7 +40,7 @@ extension ParallelWork {
                 }
             }
             // A thread that could not be started leaves its share to the others (the caller's among them).
-            let threads = (0..<helpers).compactMap { _ in startThread(work) }
+            let threads = (0..<helpers).compactMap { _ in work.start(launchingWith: launch) }
             work.run()
             for thread in threads { pthread_join(thread, nil) }
         }
@@ -75,7 +73,7 @@ final class ThreadWork: @unchecked Sendable {
     /// A new thread running `run`, nil when none could be started. The thread holds this object until `run` ends.
     ///
     /// `launch` starts a thread on the retained context it is given (`launchThread`, `pthread_create`, by default);
-    /// when it cannot, the context is released here, so a refused thread leaks nothing. The tests refuse it.
+    /// when it cannot, the context is released here, so a refused thread leaks nothing.
     func start(launchingWith launch: (UnsafeMutableRawPointer) -> pthread_t? = ThreadWork.launchThread) -> pthread_t? {
         let context = Unmanaged.passRetained(self).toOpaque()
         guard let thread = launch(context) else { return Self.failed(context) }

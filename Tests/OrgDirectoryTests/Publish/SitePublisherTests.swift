@@ -439,7 +439,9 @@ struct SpareRecyclingTests {
         _ = try Self.publish(["a.html": "2"], with: publisher)
         #expect(FileManager.default.fileExists(atPath: publisher.spare.path))
         let staging = try publisher.makeStaging()
-        #expect(!staging.isRecycled)
+        #expect(
+            !staging.isRecycled && !staging.holdsEarlierFiles, "with the output still there, the spare is not taken")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.root.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
         try staging.write(Array("3".utf8), to: "a.html")
         #expect(try !publisher.publish(staging, generatedAt: Date(), keepingSpare: false))
@@ -466,14 +468,21 @@ struct SpareRecyclingTests {
 @Suite("A first build over the spare of a deleted output")
 struct OrphanedSpareTests {
     /// A publisher whose output was published twice (so the first site is the spare, an `.htaccess` in it) and then
-    /// deleted, with the files of that first site.
-    static func orphanedSpare(in root: URL) throws -> SitePublisher {
+    /// deleted, or with `emptyingOutput` emptied of all but its dotfiles (as `rm -rf Output/*` does).
+    static func orphanedSpare(in root: URL, emptyingOutput: Bool = false) throws -> SitePublisher {
         let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
         let first = ["index.html": "one, a longer page", "people/gone.html": "left", "old/deep/page.html": "x"]
         _ = try SpareRecyclingTests.publish(first, with: publisher)
         try "deny".write(to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
         _ = try SpareRecyclingTests.publish(["index.html": "two"], with: publisher)
-        try FileManager.default.removeItem(at: publisher.output)
+        guard emptyingOutput else {
+            try FileManager.default.removeItem(at: publisher.output)
+            return publisher
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: publisher.output.path)
+        where !name.hasPrefix(".") {
+            try FileManager.default.removeItem(at: publisher.output.appendingPathComponent(name))
+        }
         return publisher
     }
 
@@ -558,33 +567,14 @@ struct OrphanedSpareTests {
     func emptiedOutputsSpareTaken() throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
-        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
-        _ = try SpareRecyclingTests.publish(["index.html": "one", "people/gone.html": "left"], with: publisher)
-        try "deny".write(to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
-        _ = try SpareRecyclingTests.publish(["index.html": "two"], with: publisher)
-        // `rm -rf Output/*`: the dotfiles stay (the marker, and one of the owner's).
-        let fileManager = FileManager.default
-        try fileManager.removeItem(at: publisher.output.appendingPathComponent("index.html"))
-        try fileManager.removeItem(at: publisher.output.appendingPathComponent(".htaccess"))
+        let publisher = try Self.orphanedSpare(in: root, emptyingOutput: true)
+        // The output's dotfiles now: the marker and one of the owner's (the spare keeps its old `.htaccess`).
+        try FileManager.default.removeItem(at: publisher.output.appendingPathComponent(".htaccess"))
         try "allow".write(to: publisher.output.appendingPathComponent(".well"), atomically: false, encoding: .utf8)
         let staging = try SpareRecyclingTests.publish(["index.html": "three"], with: publisher)
         #expect(staging.holdsEarlierFiles && !staging.isRecycled)
         let published = try SiteRenderReuseTests.Nightly.files(in: publisher.output)
         #expect(published.keys.sorted() == [".orgdir-site", ".well", "index.html"])
         #expect(try SpareRecyclingTests.text(publisher.output, "index.html") == "three")
-    }
-
-    @Test("with the output still there, a spare not recycled is removed as before")
-    func spareOfALiveOutputRemoved() throws {
-        let root = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let publisher = SitePublisher(output: root.appendingPathComponent("Output"))
-        _ = try SpareRecyclingTests.publish(["a.html": "1"], with: publisher)
-        _ = try SpareRecyclingTests.publish(["a.html": "2"], with: publisher)
-        let staging = try publisher.makeStaging()
-        #expect(!staging.holdsEarlierFiles)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: staging.root.path).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
-        publisher.discard(staging)
     }
 }

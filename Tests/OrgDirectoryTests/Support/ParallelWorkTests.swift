@@ -52,7 +52,7 @@ struct ParallelWorkTests {
             let refused = Mutex(0)
             ParallelWork.performOnOwnThreads(
                 iterations: iterations,
-                startingThreadsWith: { _ in
+                launchingThreadsWith: { _ in
                     refused.withLock { $0 += 1 }
                     return nil
                 }

@@ -39,7 +39,7 @@ public struct SitePublisher: Sendable {
     /// every unchanged file into an empty folder, then removing the replaced site, was half of the run. And why
     /// write over an orphaned spare: removing its 300,000 files made a first build after `rm -rf Output State`
     /// about 30 % slower than one from nothing (3.6 -> 4.6 s), where writing over them, which keeps their pages,
-    /// made it faster (3.0 s; the session of 2026-11-29 in Benchmarks/README.md).
+    /// made it faster (3.0 s; `Benchmarks/orphaned-spare.sh ORGDIR 100000 3` on each binary, Benchmarks/README.md).
     public func makeStaging(recyclingSpare: Bool = false) throws(PublishError) -> StagingDirectory {
         let fileManager = FileManager.default
         let parent = output.deletingLastPathComponent()

@@ -95,10 +95,10 @@ public final class StagingDirectory: Sendable {
     /// A file already at the path (a page written again after a prerender, or any page of a folder that holds an
     /// earlier site's files) may be a hard link into the published site: it is replaced, never truncated, so the
     /// published file cannot change through it. Only such a folder's own file, with no other link, is written over
-    /// in place (`OverwritableFile`): a nightly run writes some 6,700 of the spare's files again (the list pages, the search
-    /// files, the exports, the changed people), and removed and created again each took a new inode and a new entry
-    /// in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000 such files took 78 ms removed
-    /// and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`) and fresh pages.
+    /// in place (`OverwritableFile`): a nightly run writes some 6,700 of the spare's files again (the list pages, the
+    /// search files, the exports, the changed people), and removed and created again each took a new inode and a new
+    /// entry in folders of up to 300,000 (`unlinkat` was 5 % of a nightly's samples; 6,000 such files took 78 ms
+    /// removed and created, 42 ms emptied in place, `Benchmarks/rewrite/rewrite.c`) and fresh pages.
     private func openForWriting(_ relativePath: String, in handles: FolderHandles, nameOffset: Int)
         throws(PublishError) -> (descriptor: Int32, overwritten: OverwritableFile?)
     {

@@ -423,18 +423,21 @@ def full_builds(size, sandbox, root, where):
     return rows
 
 
-def nightly_and_diff(size, root):
+def nightly_and_diff(size, root, where="tmpfs"):
     """A 1% change between nightly runs, on kept output and state; the first nightly after a full build (group
-    "first"); then `orgdir diff` of two snapshots."""
-    label = f"{size}-nightly"
+    "first"); then `orgdir diff` of two snapshots. On disk (`where` "disk") the nightly rows only: the diff writes
+    no site, and its row stays the tmpfs one."""
+    label = f"{size}-{'nightly' if where == 'tmpfs' else where + '-nightly'}"
+    suffix = "" if where == "tmpfs" else f" ({where})"
     changes = max(1, size // 100)
-    sandbox = Sandbox(size, 1, f"nightly-{size}")
-    nightly = row("nightly rebuild, 1% changed", size,
+    sandbox = Sandbox(size, 1, label)
+    root.mkdir(parents=True, exist_ok=True)
+    nightly = row(f"nightly rebuild, 1% changed{suffix}", size,
                   note=f"{changes} changes/round via POST /_sandbox/changes, kept output+state")
-    first_nights = row("nightly rebuild, first after a full build", size,
+    first_nights = row(f"nightly rebuild, first after a full build{suffix}", size,
                        note=f"{changes} changes/round; each round a new full build (untimed) first, so no spare site"
                        ) if "first" in CONFIG.only else None
-    diff = row("orgdir diff, two snapshots", size)
+    diff = row("orgdir diff, two snapshots", size) if where == "tmpfs" else None
     try:
         output, state = root / "nightly-out", root / "nightly-state"
         remove(output, state)
@@ -444,7 +447,7 @@ def nightly_and_diff(size, root):
         first = timed(command, f"{label}-first", env=orgdir_env())
         if first.code != 0:
             nightly.note = f"first build failed (exit {first.code}): {first.stderr_tail}"
-            diff.note = "pending: needs the nightly snapshots"
+            pending(diff)
             return nightly, first_nights, diff
         summaries = []
         # Round 0 is untimed: the night before, as cron would have run it. It leaves the site it replaced as the
@@ -459,7 +462,7 @@ def nightly_and_diff(size, root):
                 # not the whole run: the table is still printed with the rows measured so far.
                 log(f"{label}: POST /_sandbox/changes failed: {error}")
                 nightly.note += f"; stopped in round {round_number}: POST /_sandbox/changes failed ({error})"
-                diff.note = "pending: needs the nightly snapshots"
+                pending(diff)
                 return nightly, first_nights, diff
             settle(root)
             log(f"{label}: round {round_number}: {applied} then orgdir build")
@@ -467,7 +470,7 @@ def nightly_and_diff(size, root):
             if round_number == 0:
                 if run.code != 0:
                     nightly.note += f"; the untimed night before failed (exit {run.code}): {run.stderr_tail}"
-                    diff.note = "pending: needs the nightly snapshots"
+                    pending(diff)
                     return nightly, first_nights, diff
                 continue
             nightly.runs.append(run)
@@ -480,6 +483,9 @@ def nightly_and_diff(size, root):
 
         if first_nights:
             first_nightly(first_nights, sandbox, root, changes, label)
+        if diff is None:
+            remove(output, state)
+            return nightly, first_nights, diff
         if not orgdir_has("diff"):
             diff.note = "pending: this orgdir has no 'diff' command yet"
             return nightly, first_nights, diff
@@ -491,6 +497,12 @@ def nightly_and_diff(size, root):
         return nightly, first_nights, diff
     finally:
         sandbox.stop()
+
+
+def pending(diff):
+    """The diff row, when there is one, waits for snapshots a failed nightly did not make."""
+    if diff is not None:
+        diff.note = "pending: needs the nightly snapshots"
 
 
 def latency(size, sandbox, root):
@@ -607,11 +619,15 @@ def assess(by_size):
                 "yes" if vs_hugo <= 0.5 and vs_floor <= 1.5 and orgdir.rss_mb <= 400 else "NO")
             hugo.ratio = f"{fmt(ratio(hugo.median, floor_hugo.median))} × its floor"
         reference = rows.get(("full", "tmpfs"), {}).get("orgdir")
-        for key in ("nightly", "first-nightly", "diff"):
+        on_disk = rows.get(("full", "disk"), {}).get("orgdir")
+        # Each nightly row against the full build on the same file system: the disk rows against the disk build.
+        for key, against, named in (("nightly", reference, ""), ("first-nightly", reference, ""),
+                                    ("diff", reference, ""), (("nightly", "disk"), on_disk, " (disk)"),
+                                    (("first-nightly", "disk"), on_disk, " (disk)")):
             target_row = rows.get(key)
-            if target_row and reference:
-                value = ratio(target_row.median, reference.median)
-                target_row.ratio = f"{fmt(value, 3)} × full build"
+            if target_row and against:
+                value = ratio(target_row.median, against.median)
+                target_row.ratio = f"{fmt(value, 3)} × full build{named}"
                 target_row.target = "≤ 0.10 × full build"
                 target_row.verdict = judge(value, 0.10) if target_row.runs else "pending"
         if "latency" in rows:
@@ -677,6 +693,11 @@ def main():
                     remove(CONFIG.disk_root / str(size))
             if CONFIG.only & {"nightly", "first", "diff"}:
                 rows["nightly"], rows["first-nightly"], rows["diff"] = nightly_and_diff(size, root)
+                if CONFIG.disk and CONFIG.only & {"nightly", "first"}:
+                    disk = CONFIG.disk_root / str(size)
+                    rows[("nightly", "disk")], rows[("first-nightly", "disk")], _ = nightly_and_diff(
+                        size, disk, "disk")
+                    remove(disk)
             if "latency" in CONFIG.only:
                 rows["latency"] = latency(size, sandbox, root)
         finally:

@@ -78,16 +78,7 @@ struct Workspace {
 
     /// Every file under the output with its bytes, to prove a failed run changed nothing.
     func outputFingerprint() throws -> [String: Data] {
-        var result: [String: Data] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: output.path) else { return result }
-        while let path = enumerator.nextObject() as? String {
-            let url = output.appendingPathComponent(path)
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
-                result[path] = try Data(contentsOf: url)
-            }
-        }
-        return result
+        try filesWithBytes(under: output)
     }
 
     func files(in subfolder: String, withExtension ext: String) -> [String] {
@@ -98,4 +89,18 @@ struct Workspace {
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// Every file under `folder` with its bytes, by path relative to it.
+func filesWithBytes(under folder: URL) throws -> [String: Data] {
+    var result: [String: Data] = [:]
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return result }
+    while let path = enumerator.nextObject() as? String {
+        let url = folder.appendingPathComponent(path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+            result[path] = try Data(contentsOf: url)
+        }
+    }
+    return result
 }

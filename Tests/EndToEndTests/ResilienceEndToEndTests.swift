@@ -2,9 +2,14 @@ import Foundation
 import GraphSandbox
 import Testing
 
-/// The ids in a published people.json.
+/// The ids in a workspace's published people.json.
 func publishedIds(_ workspace: Workspace) throws -> Set<String> {
-    let data = try Data(contentsOf: workspace.output.appendingPathComponent("people.json"))
+    try publishedIds(in: workspace.output)
+}
+
+/// The ids in the people.json published in `output`.
+func publishedIds(in output: URL) throws -> Set<String> {
+    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
     let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
     return Set(people.compactMap { $0["id"] as? String })
 }

@@ -111,6 +111,6 @@ struct SnapshotFileWriter: Sendable {
     }
 
     static func lastError(_ operation: String) -> String {
-        "\(operation): " + String(cString: strerror(errno))
+        "\(operation): " + FileDescriptorWrite.describe(errno)
     }
 }

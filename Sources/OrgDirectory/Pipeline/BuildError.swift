@@ -34,7 +34,10 @@ public enum BuildError: Error, Sendable, LocalizedError {
         case .site: ExitStatus.output
         case .publish: ExitStatus.output
         case .state: ExitStatus.output
-        case .locked: ExitStatus.locked
+        case .locked(.held): ExitStatus.locked
+        // A lock file that cannot be made or written (a full disk, a read-only folder) is a state folder that cannot
+        // be written, not another run: exit 4 told a scheduler to wait for a run that was never there.
+        case .locked(.unavailable): ExitStatus.output
         case .removalGuard: ExitStatus.removalGuard
         }
     }

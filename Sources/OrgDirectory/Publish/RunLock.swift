@@ -47,7 +47,7 @@ public final class RunLock: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .unavailable(path: url.path, reason: error.localizedDescription)
+            throw .unavailable(path: url.path, reason: error.localizedDescription + checkTheStateKey)
         }
         // A few rounds, because a run releasing the lock deletes the file we may have just opened.
         for _ in 0..<20 {
@@ -60,7 +60,7 @@ public final class RunLock: @unchecked Sendable {
                 if failure == EWOULDBLOCK || failure == EAGAIN {
                     throw .held(path: url.path, holder: holder)
                 }
-                throw .unavailable(path: url.path, reason: "flock: " + String(cString: strerror(failure)))
+                throw .unavailable(path: url.path, reason: "flock: " + reason(failure))
             }
             guard isStillAtPath(descriptor, url.path) else {
                 close(descriptor)
@@ -119,8 +119,19 @@ public final class RunLock: @unchecked Sendable {
     }
 
     private static func lastError() -> String {
-        String(cString: strerror(errno))
+        reason(errno)
     }
+
+    /// An `errno`'s text for a lock file that cannot be made or written, with what to do: free space on a full disk
+    /// (`FileDescriptorWrite.describe`), else look at where the state folder is.
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC, EDQUOT, EROFS: FileDescriptorWrite.describe(code)
+        default: String(cString: strerror(code)) + checkTheStateKey
+        }
+    }
+
+    private static let checkTheStateKey = " (check the plist's 'state' key)"
 
     /// The run recorded in a lock file.
     public struct Owner: Sendable, Equatable {
@@ -191,7 +202,7 @@ public enum RunLockError: Error, Sendable, Equatable, LocalizedError {
             return "another orgdir run \(who)is using this state folder; it holds \(path). Wait for it to "
                 + "finish. A run that crashed releases the lock by itself, so there is no file to delete."
         case .unavailable(let path, let reason):
-            return "\(path): cannot take the run lock: \(reason) (check the plist's 'state' key)"
+            return "\(path): cannot take the run lock: \(reason)"
         }
     }
 }

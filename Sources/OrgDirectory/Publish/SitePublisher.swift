@@ -97,7 +97,7 @@ public struct SitePublisher: Sendable {
         let fileManager = FileManager.default
         if !fileManager.fileExists(atPath: output.path) {
             guard rename(staging.root.path, output.path) == 0 else {
-                throw .swapFailed(path: output.path, reason: String(cString: strerror(errno)))
+                throw .swapFailed(path: output.path, reason: FileDescriptorWrite.describe(errno))
             }
             return false
         }
@@ -109,10 +109,10 @@ public struct SitePublisher: Sendable {
         let aside = staging.root.deletingLastPathComponent()
             .appendingPathComponent(".\(output.lastPathComponent).old-\(getpid())-\(UUID().uuidString.prefix(8))")
         guard rename(output.path, aside.path) == 0 else {
-            throw .swapFailed(path: output.path, reason: String(cString: strerror(errno)))
+            throw .swapFailed(path: output.path, reason: FileDescriptorWrite.describe(errno))
         }
         guard rename(staging.root.path, output.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = FileDescriptorWrite.describe(errno)
             _ = rename(aside.path, output.path)
             throw .swapFailed(path: output.path, reason: reason)
         }

@@ -33,7 +33,7 @@ extension StagingDirectory {
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
         let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if top < 0 && errno == ENOENT { return }
-        guard top >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard top >= 0 else { throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(errno)) }
         defer { close(top) }
         try sweep(top, prefix: folder.isEmpty ? "" : folder + "/", skipping: skipped, keep: keep)
     }
@@ -71,5 +71,5 @@ extension StagingDirectory {
         }
     }
 
-    private static var lastError: String { String(cString: strerror(errno)) }
+    private static var lastError: String { FileDescriptorWrite.describe(errno) }
 }

@@ -133,7 +133,7 @@ public final class StagingDirectory: Sendable {
             return try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
         }
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: FileDescriptorWrite.describe(errno))
         }
         return (descriptor, overwritten)
     }
@@ -143,7 +143,7 @@ public final class StagingDirectory: Sendable {
         throws(PublishError)
     {
         if let code = file.cut(to: newSize) {
-            throw .cannotWrite(path: path(), reason: String(cString: strerror(code)))
+            throw .cannotWrite(path: path(), reason: FileDescriptorWrite.describe(code))
         }
     }
 
@@ -169,7 +169,7 @@ public final class StagingDirectory: Sendable {
             throw error
         }
         guard close(descriptor) == 0 else {
-            throw PublishError.cannotWrite(path: target, reason: String(cString: strerror(errno)))
+            throw PublishError.cannotWrite(path: target, reason: FileDescriptorWrite.describe(errno))
         }
         if let previousPath {
             let old = previousPath + "/" + relativePath
@@ -226,7 +226,7 @@ public final class StagingDirectory: Sendable {
         case .success(let value): linked = value
         case .failure(let error) where error.code == ENOENT: return
         case .failure(let error):
-            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: String(cString: strerror(error.code)))
+            throw .cannotWrite(path: rootPath + "/" + relativePath, reason: FileDescriptorWrite.describe(error.code))
         }
         // In a folder holding an earlier site's files the file may be one of those, which were never counted.
         if holdsEarlierFiles { return }
@@ -340,7 +340,7 @@ public final class StagingDirectory: Sendable {
             throw .cannotCreate(path: path, reason: error.localizedDescription)
         }
         let staging = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard staging >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        guard staging >= 0 else { throw .cannotCreate(path: path, reason: FileDescriptorWrite.describe(errno)) }
         var previous: Int32?
         if let previousPath {
             let descriptor = open(
@@ -433,7 +433,7 @@ public final class StagingDirectory: Sendable {
     static func writeFile(_ bytes: [UInt8], to path: String) throws(PublishError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(errno))
         }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)

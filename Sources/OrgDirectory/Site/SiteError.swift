@@ -21,6 +21,22 @@ public enum SiteError: Error, Sendable, Equatable, LocalizedError {
     /// The output refused a file.
     case writeFailed(path: String, reason: String)
 
+    /// What writing `path` of the site failed with, as one error naming the file: a site error as it is, the output's
+    /// own (`PublishError`) by the full path and the system's reason, anything else by its description. Why: wrapped
+    /// as `"\(error)"`, a full disk printed Swift's dump of the value ("cannotWrite(path: …, reason: …)").
+    static func writing(_ path: String, _ error: any Error) -> SiteError {
+        switch error {
+        case let error as SiteError:
+            return error
+        case PublishError.cannotWrite(let full, let reason), PublishError.cannotCreate(let full, let reason):
+            return .writeFailed(path: full, reason: reason)
+        case let error as LocalizedError:
+            return .writeFailed(path: path, reason: error.errorDescription ?? "\(error)")
+        default:
+            return .writeFailed(path: path, reason: "\(error)")
+        }
+    }
+
     public var errorDescription: String? {
         switch self {
         case .templatesFolderMissing(let path):

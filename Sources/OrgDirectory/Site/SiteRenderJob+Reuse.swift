@@ -178,7 +178,7 @@ extension SiteRenderJob {
         do {
             try output.removeStale(in: "people", skipping: []) { Self.isPersonFile($0, slugs: slugs) }
         } catch {
-            throw .writeFailed(path: "people", reason: "\(error)")
+            throw SiteError.writing("people", error)
         }
     }
 
@@ -201,7 +201,7 @@ extension SiteRenderJob {
             do {
                 try output.remove(path)
             } catch {
-                throw .writeFailed(path: path, reason: "\(error)")
+                throw SiteError.writing(path, error)
             }
         }
     }

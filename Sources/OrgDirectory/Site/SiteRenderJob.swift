@@ -352,17 +352,13 @@ struct SiteRenderJob: Sendable {
             ) { export, produce in
                 do {
                     try output.write(to: export.fileName, pieces: produce)
-                } catch let error as SiteError {
-                    throw error
                 } catch {
-                    throw SiteError.writeFailed(path: export.fileName, reason: "\(error)")
+                    throw SiteError.writing(export.fileName, error)
                 }
             }
             return (exports.map(\.fileName), rows)
-        } catch let error as SiteError {
-            throw error
         } catch {
-            throw .writeFailed(path: exports.map(\.fileName).joined(separator: ", "), reason: "\(error)")
+            throw SiteError.writing(exports.map(\.fileName).joined(separator: ", "), error)
         }
     }
 
@@ -402,10 +398,8 @@ struct SiteRenderJob: Sendable {
     {
         do {
             try output.write(bytes, to: path)
-        } catch let error as SiteError {
-            throw error
         } catch {
-            throw .writeFailed(path: path, reason: "\(error)")
+            throw SiteError.writing(path, error)
         }
         paths.append(path)
     }

@@ -181,10 +181,8 @@ extension SiteRenderer {
                 }
                 for try await done in group { result.add(done) }
             }
-        } catch let error as SiteError {
-            throw error
         } catch {
-            throw .writeFailed(path: "people", reason: "\(error)")
+            throw SiteError.writing("people", error)
         }
         if result.keepsPreparations { result.tokenTable = caches.tokenTable }
         result.index()

@@ -309,10 +309,8 @@ public struct SiteRenderer: Sendable {
             if sweeping {
                 try output.removeStale(in: "", skipping: ["people"]) { otherPaths.contains($0) }
             }
-        } catch let error as SiteError {
-            throw error
         } catch {
-            throw .writeFailed(path: "site", reason: "\(error)")
+            throw SiteError.writing("site", error)
         }
         paths.sort()
         var report = SiteReport(

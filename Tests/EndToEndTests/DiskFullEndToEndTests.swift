@@ -1,0 +1,238 @@
+import Foundation
+import GraphSandbox
+import TestSupport
+import Testing
+
+/// A small tmpfs mounted on a folder of its own: a real file system that a test can fill, to see what a run does when
+/// the disk is full. Mounting needs the right to (root, as on these machines and in CI): `canMount` says whether this
+/// machine gives it, and the tests that need one run only then.
+struct SmallFileSystem {
+    let folder: URL
+    private var filler: URL { folder.appendingPathComponent("filler") }
+
+    init(in parent: URL, megabytes: Int) throws {
+        folder = parent.appendingPathComponent("small-disk")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let mounted = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", folder.path])
+        guard mounted.status == 0 else {
+            throw ChildProcess.Failure(description: "mount failed (\(mounted.status)): \(mounted.standardError)")
+        }
+    }
+
+    /// Fills what is left with one file, until the file system refuses a byte more; then gives back `kilobytes` of
+    /// it, room for small files but not for large ones.
+    func fill(leaving kilobytes: Int = 0) throws {
+        _ = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/dd"), ["if=/dev/zero", "of=\(filler.path)", "bs=64k"])
+        guard available() == 0 else {
+            throw ChildProcess.Failure(description: "\(folder.path) still has \(available() ?? -1) KiB free")
+        }
+        guard kilobytes > 0 else { return }
+        let size = try FileManager.default.attributesOfItem(atPath: filler.path)[.size] as? Int ?? 0
+        guard truncate(filler.path, off_t(size - kilobytes * 1024)) == 0 else {
+            throw ChildProcess.Failure(
+                description: "cannot shorten \(filler.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The KiB `df` says are free.
+    private func available() -> Int? {
+        let outcome = try? ChildProcess.run(URL(fileURLWithPath: "/bin/df"), ["--output=avail", folder.path])
+        return outcome?.standardOutput.split(separator: "\n").last.flatMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// Gives the space back.
+    func free() throws {
+        try FileManager.default.removeItem(at: filler)
+    }
+
+    func unmount() {
+        _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/umount"), [folder.path])
+    }
+
+    /// Whether a tmpfs can be mounted here: tried once, on a folder of its own.
+    static let canMount: Bool = {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-mount-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        guard let probe = try? SmallFileSystem(in: parent, megabytes: 1) else { return false }
+        probe.unmount()
+        return true
+    }()
+}
+
+/// The job titles in a published people.json, by id.
+func publishedJobTitles(in output: URL) throws -> [String: String] {
+    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
+    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    var titles: [String: String] = [:]
+    for person in people {
+        if let id = person["id"] as? String, let title = person["jobTitle"] as? String { titles[id] = title }
+    }
+    return titles
+}
+
+@Suite(
+    "A full disk end to end", .serialized,
+    .enabled(if: SmallFileSystem.canMount, "needs the right to mount a tmpfs to make a disk that fills"))
+struct DiskFullEndToEndTests {
+    /// The message a full disk gives: the file that could not be written, the system's reason and what to do, never
+    /// Swift's dump of an error value.
+    private func expectDiskFullMessage(_ stderr: String, naming folder: URL) {
+        #expect(stderr.contains("No space left on device"), "\(stderr)")
+        #expect(stderr.contains("free space on that file system and run again"), "\(stderr)")
+        #expect(stderr.contains(folder.path + "/"), "the message names the file: \(stderr)")
+        #expect(!stderr.contains("cannotWrite("), "\(stderr)")
+    }
+
+    /// What each test runs in: a sandbox of 200 people, and a workspace whose output or state folder (`key`) is on a
+    /// small file system of its own; `build` runs `orgdir build` there.
+    struct Setup {
+        let sandbox: GraphSandbox
+        let workspace: Workspace
+        let disk: SmallFileSystem
+        /// The output or state folder, on `disk`.
+        let folder: URL
+        let build: () async throws -> OrgDirProcess.Outcome
+
+        /// The snapshots saved in `state` (temporary files left out), in order.
+        func savedSnapshots(in state: URL) throws -> [String] {
+            let folder = state.appendingPathComponent("snapshots").path
+            guard FileManager.default.fileExists(atPath: folder) else { return [] }
+            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+        }
+    }
+
+    private func onASmallDisk(_ key: String, seed: UInt64, _ body: (Setup) async throws -> Void) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let disk = try SmallFileSystem(in: workspace.folder, megabytes: 24)
+        defer { disk.unmount() }
+        let folder = disk.folder.appendingPathComponent(key == "state" ? "State" : "Output")
+        let configuration = SandboxConfiguration(userCount: 200, seed: seed)
+        try await withSandbox(configuration) { sandbox, url in
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [(key, "<string>\(folder.path)</string>")])
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            try await body(
+                Setup(sandbox: sandbox, workspace: workspace, disk: disk, folder: folder) {
+                    try await OrgDirProcess.run(
+                        ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+                })
+        }
+    }
+
+    @Test("a nightly on a full disk exits 73 naming the file; site and state stay as they were; with room, it heals")
+    func nightlyOnAFullDisk() async throws {
+        try await onASmallDisk("output", seed: 11) { setup in
+            let (sandbox, output, disk) = (setup.sandbox, setup.folder, setup.disk)
+            let members = await sandbox.users.filter { $0.kind == .member }
+            // A first build, then a first nightly: it leaves the replaced site as the spare the next one writes into.
+            #expect(try await setup.build().status == 0)
+            var first = members[0]
+            first.jobTitle = "Head of Free Space"
+            try await sandbox.mutate(.update(first))
+            let nightly = try await setup.build()
+            #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(2000))")
+            #expect(FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent(".Output.spare").path))
+
+            var second = members[1]
+            second.jobTitle = "Chief Disk Filler"
+            try await sandbox.mutate(.update(second))
+            // Joiners too: their pages are new files, which a full disk has no room for. A change alone may not need
+            // any: a page written over in the spare can fit in the room its old text had.
+            for number in 1...20 {
+                let id = String(format: "ffffffff-0000-4000-8000-%012d", number)
+                try await sandbox.mutate(
+                    .add(
+                        SandboxUser(
+                            id: id, userPrincipalName: "joiner\(number)@contoso.com",
+                            displayName: "Joiner Number \(number)")))
+            }
+            let site = try filesWithBytes(under: output)
+            let snapshots = try setup.savedSnapshots(in: setup.workspace.state)
+            try disk.fill()
+
+            let full = try await setup.build()
+            #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
+            expectDiskFullMessage(full.stderr, naming: disk.folder)
+            #expect(try filesWithBytes(under: output) == site, "the published site changed")
+            let left = try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).sorted()
+            #expect(left == ["Output", "filler"], "nothing half-written is left beside the site: \(left)")
+            #expect(try setup.savedSnapshots(in: setup.workspace.state) == snapshots, "no snapshot without a site")
+
+            try disk.free()
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            let titles = try publishedJobTitles(in: output)
+            #expect(titles[second.id] == "Chief Disk Filler")
+            #expect(titles[first.id] == "Head of Free Space")
+            #expect(try publishedIds(in: output) == Set(await sandbox.users.map(\.id)))
+        }
+    }
+
+    @Test("a first build on a full disk exits 73 and leaves no output, no staging folder and no snapshot")
+    func firstBuildOnAFullDisk() async throws {
+        try await onASmallDisk("output", seed: 12) { setup in
+            try setup.disk.fill()
+            let full = try await setup.build()
+            #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
+            expectDiskFullMessage(full.stderr, naming: setup.disk.folder)
+            let left = try FileManager.default.contentsOfDirectory(atPath: setup.disk.folder.path)
+            #expect(left == ["filler"], "\(left)")
+            #expect(try setup.savedSnapshots(in: setup.workspace.state).isEmpty)
+
+            try setup.disk.free()
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
+        }
+    }
+
+    /// The state on the disk that fills, the output elsewhere. Full before the run, the run lock cannot be written:
+    /// exit 73 (a state folder that cannot be written), not 4 (another run), and the site stays as it was. Full during
+    /// the run, after the site is out: the site is published, the snapshot is not, and the run says so with exit 73;
+    /// the delta link is not moved on either, so the next run with room records the same change.
+    @Test("a full state disk exits 73, before the run or after the publish, saying which; the next run catches up")
+    func stateOnAFullDisk() async throws {
+        try await onASmallDisk("state", seed: 13) { setup in
+            let (state, disk, workspace) = (setup.folder, setup.disk, setup.workspace)
+            #expect(try await setup.build().status == 0)
+            let snapshots = try setup.savedSnapshots(in: state)
+            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
+            mover.jobTitle = "Keeper of the State"
+            try await setup.sandbox.mutate(.update(mover))
+            let site = try workspace.outputFingerprint()
+
+            try disk.fill()
+            let locked = try await setup.build()
+            #expect(locked.status == 73, "stderr: \(locked.stderr.suffix(2000))")
+            expectDiskFullMessage(locked.stderr, naming: disk.folder)
+            #expect(locked.stderr.contains("cannot take the run lock"), "\(locked.stderr)")
+            #expect(try workspace.outputFingerprint() == site, "the published site changed")
+
+            try disk.free()
+            try disk.fill(leaving: 64)
+            let late = try await setup.build()
+            #expect(late.status == 73, "stderr: \(late.stderr.suffix(2000))")
+            expectDiskFullMessage(late.stderr, naming: disk.folder)
+            #expect(
+                late.stderr.contains("the site was published, but the snapshot could not be saved"), "\(late.stderr)")
+            #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Keeper of the State")
+            #expect(try setup.savedSnapshots(in: state) == snapshots, "no snapshot is saved, not even part of one")
+
+            try disk.free()
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try setup.savedSnapshots(in: state).count == snapshots.count + 1)
+            let change = try await OrgDirProcess.run(
+                ["diff", "--state", state.path, "--format", "json"], in: workspace.folder)
+            #expect(change.status == 1, "the change is recorded against the last saved snapshot: \(change.stderr)")
+            #expect(change.stdout.contains(mover.id))
+            #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Keeper of the State")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import OrgDirectory
+
+/// What a run that cannot write says: the file, the system's reason and, for a full disk, what to do; never Swift's
+/// dump of an error value. The end-to-end side is `DiskFullEndToEndTests`.
+@Suite("Messages of a failed write")
+struct WriteFailureMessageTests {
+    @Test("a full disk or quota says to free space and why a run needs room for two sites; other errors are as given")
+    func describedErrorNumbers() {
+        for code in [ENOSPC, EDQUOT] {
+            let text = FileDescriptorWrite.describe(code)
+            #expect(text.hasPrefix(String(cString: strerror(code))), "\(text)")
+            #expect(text.contains("free space on that file system and run again"), "\(text)")
+            #expect(text.contains("needs room for both"), "\(text)")
+        }
+        #expect(FileDescriptorWrite.describe(EROFS).contains("writable file system"))
+        for code in [EACCES, EISDIR, EIO] {
+            #expect(FileDescriptorWrite.describe(code) == String(cString: strerror(code)))
+        }
+    }
+
+    @Test("the output's refusal is reported by its full path and reason, not as a dump of the error value")
+    func publishErrorUnwrapped() {
+        let full = "/srv/.Output.staging-1-AB/search/ot/0.js"
+        let written = SiteError.writing("search/ot/0.js", PublishError.cannotWrite(path: full, reason: "disk full"))
+        #expect(written == .writeFailed(path: full, reason: "disk full"))
+        #expect(written.errorDescription == "cannot write \(full): disk full")
+        let created = SiteError.writing("people", PublishError.cannotCreate(path: "/srv/x/people", reason: "no room"))
+        #expect(created == .writeFailed(path: "/srv/x/people", reason: "no room"))
+    }
+
+    @Test("a site error passes through; any other error is described by its own words under the page's path")
+    func otherErrors() {
+        #expect(SiteError.writing("a.html", SiteError.markdownFailed(path: "b.md")) == .markdownFailed(path: "b.md"))
+        let unsafe = PublishError.unsafePath(relativePath: "../x")
+        #expect(
+            SiteError.writing("../x", unsafe) == .writeFailed(path: "../x", reason: unsafe.errorDescription ?? ""))
+        struct Plain: Error {}
+        #expect(SiteError.writing("people.csv", Plain()) == .writeFailed(path: "people.csv", reason: "\(Plain())"))
+    }
+
+    @Test("a lock another run holds exits 4; a lock file that cannot be written (a full disk) exits 73 with what to do")
+    func lockExitCodes() {
+        let held = BuildError.locked(.held(path: "/s/orgdir.lock", holder: nil))
+        #expect(held.exitCode == ExitStatus.locked)
+        let full = BuildError.locked(
+            .unavailable(path: "/s/orgdir.lock", reason: FileDescriptorWrite.describe(ENOSPC)))
+        #expect(full.exitCode == ExitStatus.output)
+        #expect(full.errorDescription?.contains("free space on that file system") == true)
+    }
+}

@@ -44,6 +44,15 @@ struct SmallFileSystem {
         }
     }
 
+    /// Mounts it again read-only, or writable again: what a file system that met an error often turns into.
+    func remount(readOnly: Bool) throws {
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-o", readOnly ? "remount,ro" : "remount,rw", folder.path])
+        guard outcome.status == 0 else {
+            throw ChildProcess.Failure(description: "remount failed (\(outcome.status)): \(outcome.standardError)")
+        }
+    }
+
     /// Gives the space back.
     func free() throws {
         try FileManager.default.removeItem(at: filler)
@@ -75,7 +84,7 @@ func publishedJobTitles(in output: URL) throws -> [String: String] {
 }
 
 @Suite(
-    "A full disk end to end", .serialized,
+    "A full or read-only disk end to end", .serialized,
     .enabled(if: SmallFileSystem.canMount, "needs the right to mount a tmpfs to make a disk that fills"))
 struct DiskFullEndToEndTests {
     /// The message a full disk gives: the file that could not be written, the system's reason and what to do, never
@@ -233,6 +242,32 @@ struct DiskFullEndToEndTests {
             #expect(change.status == 1, "the change is recorded against the last saved snapshot: \(change.stderr)")
             #expect(change.stdout.contains(mover.id))
             #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Keeper of the State")
+        }
+    }
+
+    @Test(
+        "a read-only output exits 73 naming the folder it could not make there; the site stays and the next run heals")
+    func readOnlyOutput() async throws {
+        try await onASmallDisk("output", seed: 14) { setup in
+            #expect(try await setup.build().status == 0)
+            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
+            mover.jobTitle = "Keeper of the Read-Only"
+            try await setup.sandbox.mutate(.update(mover))
+            let site = try filesWithBytes(under: setup.folder)
+            let snapshots = try setup.savedSnapshots(in: setup.workspace.state)
+
+            try setup.disk.remount(readOnly: true)
+            let refused = try await setup.build()
+            try setup.disk.remount(readOnly: false)
+            #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
+            #expect(refused.stderr.contains("cannot create \(setup.disk.folder.path)/"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("read only"), "\(refused.stderr)")
+            #expect(try filesWithBytes(under: setup.folder) == site, "the published site changed")
+            #expect(try setup.savedSnapshots(in: setup.workspace.state) == snapshots)
+
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: setup.folder)[mover.id] == "Keeper of the Read-Only")
         }
     }
 }

@@ -100,7 +100,8 @@ public struct SnapshotStore: Sendable {
                 try FileManager.default.removeItem(at: entry.url)
                 deleted.append(entry.url)
             } catch {
-                throw .writeFailed(path: entry.url.path, reason: "cannot remove an old snapshot: \(error)")
+                throw .writeFailed(
+                    path: entry.url.path, reason: "cannot remove an old snapshot: \(error.localizedDescription)")
             }
         }
         return deleted

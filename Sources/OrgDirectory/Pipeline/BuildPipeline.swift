@@ -347,10 +347,8 @@ public struct BuildPipeline: Sendable {
         feed.finish()
         do {
             return (outcome, (staging, try await prerendered))
-        } catch let error as SiteError {
-            throw .site(error.localizedDescription)
         } catch {
-            throw .site("\(error)")
+            throw .site(SiteError.writing("people", error).localizedDescription)
         }
     }
 

@@ -57,4 +57,35 @@ struct ConfigCheckEndToEndTests {
         #expect(outcome.status == 73, "stderr: \(outcome.stderr)")
         #expect(outcome.stderr.contains("person.mustache:3:1"), "file:line:column: \(outcome.stderr)")
     }
+
+    /// A publish replaces the output folder whole: a state folder in it would lose the snapshots and the delta link.
+    /// Refused before anything is made, by `config check` and by `build`, whose `--output` can move the output onto it.
+    @Test("a state folder in the output folder, or the same folder, is refused with exit 78 before anything is made")
+    func stateInsideOutput() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let inside = workspace.output.appendingPathComponent("State")
+        let settings = try workspace.writeSettings(
+            sandbox: Self.unreachable, tenant: "contoso", clientId: Self.clientId,
+            extra: [("state", "<string>\(inside.path)</string>")])
+        let environment = ["ORGDIR_CLIENT_SECRET": "unused"]
+        let check = try await OrgDirProcess.run(["config", "check", "--config", settings.path], in: workspace.folder)
+        #expect(check.status == 78, "stderr: \(check.stderr)")
+        #expect(check.stderr.contains("'state'"), "\(check.stderr)")
+        #expect(check.stderr.contains("is inside the output folder \(workspace.output.path)"), "\(check.stderr)")
+        let build = try await OrgDirProcess.run(
+            ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+        #expect(build.status == 78, "stderr: \(build.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.output.path), "nothing is made")
+
+        // A plist whose folders are apart, and `--output` onto the state folder.
+        let apart = try workspace.writeSettings(
+            sandbox: Self.unreachable, tenant: "contoso", clientId: Self.clientId, name: "apart.plist")
+        let moved = try await OrgDirProcess.run(
+            ["build", "--config", apart.path, "--output", workspace.state.path], in: workspace.folder,
+            environment: environment)
+        #expect(moved.status == 78, "stderr: \(moved.stderr)")
+        #expect(moved.stderr.contains("is the output folder"), "\(moved.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.state.path), "nothing is made")
+    }
 }

@@ -99,7 +99,29 @@ public struct Settings: Sendable, Equatable {
             throw .notAPropertyList(path: path, reason: Self.describe(error))
         }
         let reader = SettingsReader(values: document, path: path, baseDirectory: baseDirectory)
-        return try reader.settings()
+        let settings = try reader.settings()
+        try settings.checkFolders()
+        return settings
+    }
+
+    /// Refuses a state folder that is the output folder or inside it: a publish replaces the output folder whole, so
+    /// the snapshots, the delta link and the lock would go with it. A run used to create the state there and then
+    /// refuse its own output as "files orgdir did not write". Checked on load and again by a build, after `--output`.
+    public func checkFolders() throws(ConfigError) {
+        let output = Self.comparablePath(outputDirectory)
+        let state = Self.comparablePath(stateDirectory)
+        guard state == output || state.hasPrefix(output == "/" ? "/" : output + "/") else { return }
+        let place = state == output ? "the output folder" : "inside the output folder \(output)"
+        throw .invalidValue(
+            path: sourcePath, key: "state",
+            reason: "the state folder \(state) is \(place); a run replaces the output folder whole, so keep the "
+                + "state beside it (by default State/ beside the settings file)")
+    }
+
+    /// A folder's path with `.` and `..` taken out and the symbolic links of the part that exists followed.
+    private static func comparablePath(_ url: URL) -> String {
+        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     private static func describe(_ error: any Error) -> String {

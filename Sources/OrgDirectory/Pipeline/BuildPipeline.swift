@@ -39,6 +39,12 @@ public struct BuildPipeline: Sendable {
     public func run() async throws(BuildError) -> RunSummary {
         let started = ContinuousClock.now
         let now = Date()
+        // Again here: `--output` may have moved the output since the settings were read.
+        do {
+            try settings.checkFolders()
+        } catch {
+            throw .config(error)
+        }
         let lock = try acquireLock()
         defer { lock.release() }
         var clock = StageClock(logger: logger)

@@ -84,7 +84,7 @@ func publishedJobTitles(in output: URL) throws -> [String: String] {
 }
 
 @Suite(
-    "A full or read-only disk end to end", .serialized,
+    "Output and state on a small, full or read-only file system, end to end", .serialized,
     .enabled(if: SmallFileSystem.canMount, "needs the right to mount a tmpfs to make a disk that fills"))
 struct DiskFullEndToEndTests {
     /// The message a full disk gives: the file that could not be written, the system's reason and what to do, never
@@ -268,6 +268,38 @@ struct DiskFullEndToEndTests {
             let healed = try await setup.build()
             #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
             #expect(try publishedJobTitles(in: setup.folder)[mover.id] == "Keeper of the Read-Only")
+        }
+    }
+
+    /// An admin who mounts a share where the site should go and names the mount point as the output: no site can be
+    /// renamed onto a mount point, so the run says so before it renders anything, and a folder inside it works.
+    @Test("an output that is a mount point is refused before anything is rendered; a folder inside it publishes")
+    func outputOnAMountPoint() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let disk = try SmallFileSystem(in: workspace.folder, megabytes: 24)
+        defer { disk.unmount() }
+        let configuration = SandboxConfiguration(userCount: 50, seed: 15)
+        try await withSandbox(configuration) { _, url in
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("output", "<string>\(disk.folder.path)</string>")])
+            let refused = try await OrgDirProcess.run(
+                ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
+            #expect(refused.stderr.contains("\(disk.folder.path) is a mount point"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("\(disk.folder.path)/site"), "\(refused.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).isEmpty)
+            let beside = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+            #expect(!beside.contains { $0.contains("staging") }, "nothing was rendered: \(beside)")
+
+            let inside = disk.folder.appendingPathComponent("site")
+            let published = try await OrgDirProcess.run(
+                ["build", "--config", settings.path, "--output", inside.path], in: workspace.folder,
+                environment: environment)
+            #expect(published.status == 0, "stderr: \(published.stderr.suffix(2000))")
+            #expect(try publishedIds(in: inside).count == 50)
         }
     }
 }

@@ -48,7 +48,9 @@ public struct SitePublisher: Sendable {
         // Whether the output holds a site, not just dotfiles (`rm -rf Output/*` leaves those, the marker included).
         var holdsSite = false
         if outputExists {
-            guard isFolder.boolValue else { throw .foreignOutput(path: output.path) }
+            guard isFolder.boolValue else { throw .outputNotAFolder(path: output.path) }
+            // Before anything is rendered: the swap at the end would fail with EBUSY after all the work.
+            if Self.isMountPoint(output) { throw .outputIsMountPoint(path: output.path) }
             let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
             let meaningful = contents.filter { $0 != ".gitkeep" && $0 != ".DS_Store" }
             if !meaningful.isEmpty && !contents.contains(Self.markerName) { throw .foreignOutput(path: output.path) }
@@ -97,7 +99,7 @@ public struct SitePublisher: Sendable {
         let fileManager = FileManager.default
         if !fileManager.fileExists(atPath: output.path) {
             guard rename(staging.root.path, output.path) == 0 else {
-                throw .swapFailed(path: output.path, reason: FileDescriptorWrite.describe(errno))
+                throw .swapFailed(path: output.path, reason: Self.swapFailure(errno))
             }
             return false
         }
@@ -109,7 +111,7 @@ public struct SitePublisher: Sendable {
         let aside = staging.root.deletingLastPathComponent()
             .appendingPathComponent(".\(output.lastPathComponent).old-\(getpid())-\(UUID().uuidString.prefix(8))")
         guard rename(output.path, aside.path) == 0 else {
-            throw .swapFailed(path: output.path, reason: FileDescriptorWrite.describe(errno))
+            throw .swapFailed(path: output.path, reason: Self.swapFailure(errno))
         }
         guard rename(staging.root.path, output.path) == 0 else {
             let reason = FileDescriptorWrite.describe(errno)
@@ -139,6 +141,23 @@ public struct SitePublisher: Sendable {
     /// Removes a staging folder after a failed run.
     public func discard(_ staging: StagingDirectory) {
         TreeRemoval.remove(staging.root.path)
+    }
+
+    /// Whether another file system is mounted on `folder` (its device is not its parent's). A bind mount of the same
+    /// file system is not seen here; its swap fails with EBUSY, which the message explains (`swapFailed`).
+    static func isMountPoint(_ folder: URL) -> Bool {
+        var own = stat()
+        var parent = stat()
+        guard stat(folder.path, &own) == 0, stat(folder.deletingLastPathComponent().path, &parent) == 0 else {
+            return false
+        }
+        return own.st_dev != parent.st_dev
+    }
+
+    /// Why a rename of the output failed, with what EBUSY most likely means here.
+    private static func swapFailure(_ code: Int32) -> String {
+        let text = FileDescriptorWrite.describe(code)
+        return code == EBUSY ? text + " (is the output folder a mount point? use a folder inside it)" : text
     }
 
     /// Staging folders left by runs that crashed (their process is gone) are deleted.

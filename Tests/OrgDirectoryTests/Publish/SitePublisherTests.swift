@@ -116,6 +116,19 @@ struct SitePublisherTests {
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("thesis.tex").path))
     }
 
+    @Test("an output path that names a file is refused as not a folder, and the file is left alone")
+    func outputIsAFile() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("site")
+        try "not a folder".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: PublishError.outputNotAFolder(path: file.path)) {
+            try SitePublisher(output: file).makeStaging()
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "not a folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
+    }
+
     @Test(
         "paths that could escape the staging folder are refused",
         arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "..", ".", "a/.", "a/.."])

@@ -24,9 +24,11 @@ struct ConfigCheckCommand: AsyncParsableCommand {
         } catch {
             throw fail(error.errorDescription ?? "\(error)", code: ExitStatus.config)
         }
-        // The templates a build would render with are parsed and checked too, as `orgdir build` does first.
+        // The templates a build would render with are parsed and checked too, as `orgdir build` does first, and the
+        // output folder is looked at as a build's publish would (a file, a mount point, someone else's files).
         do {
             _ = try SiteRenderer(options: settings.siteOptions)
+            _ = try SitePublisher(output: settings.outputDirectory).inspectOutput()
         } catch {
             throw fail(error.localizedDescription, code: ExitStatus.output)
         }

@@ -88,4 +88,22 @@ struct ConfigCheckEndToEndTests {
         #expect(moved.stderr.contains("is the output folder"), "\(moved.stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.state.path), "nothing is made")
     }
+
+    /// `config check` looks at the output folder as a build's publish would, so a folder of someone else's files is
+    /// found before the first scheduled run, and nothing is created or removed.
+    @Test("an output folder holding someone else's files fails the check with exit 73, and is left as it was")
+    func foreignOutput() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(at: workspace.output, withIntermediateDirectories: true)
+        let thesis = workspace.output.appendingPathComponent("thesis.tex")
+        try "precious".write(to: thesis, atomically: true, encoding: .utf8)
+        let settings = try workspace.writeSettings(
+            sandbox: Self.unreachable, tenant: "contoso", clientId: Self.clientId)
+        let outcome = try await OrgDirProcess.run(["config", "check", "--config", settings.path], in: workspace.folder)
+        #expect(outcome.status == 73, "stderr: \(outcome.stderr)")
+        #expect(outcome.stderr.contains("holds files orgdir did not write"), "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.output.path) == ["thesis.tex"])
+        #expect(!FileManager.default.fileExists(atPath: workspace.state.path))
+    }
 }

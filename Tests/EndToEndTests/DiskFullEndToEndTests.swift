@@ -285,6 +285,10 @@ struct DiskFullEndToEndTests {
             let settings = try workspace.writeSettings(
                 sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
                 extra: [("output", "<string>\(disk.folder.path)</string>")])
+            let checked = try await OrgDirProcess.run(
+                ["config", "check", "--config", settings.path], in: workspace.folder)
+            #expect(checked.status == 73, "stderr: \(checked.stderr)")
+            #expect(checked.stderr.contains("\(disk.folder.path) is a mount point"), "\(checked.stderr)")
             let refused = try await OrgDirProcess.run(
                 ["build", "--config", settings.path], in: workspace.folder, environment: environment)
             #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")

@@ -43,19 +43,7 @@ public struct SitePublisher: Sendable {
     public func makeStaging(recyclingSpare: Bool = false) throws(PublishError) -> StagingDirectory {
         let fileManager = FileManager.default
         let parent = output.deletingLastPathComponent()
-        var isFolder: ObjCBool = false
-        let outputExists = fileManager.fileExists(atPath: output.path, isDirectory: &isFolder)
-        // Whether the output holds a site, not just dotfiles (`rm -rf Output/*` leaves those, the marker included).
-        var holdsSite = false
-        if outputExists {
-            guard isFolder.boolValue else { throw .outputNotAFolder(path: output.path) }
-            // Before anything is rendered: the swap at the end would fail with EBUSY after all the work.
-            if Self.isMountPoint(output) { throw .outputIsMountPoint(path: output.path) }
-            let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
-            let meaningful = contents.filter { $0 != ".gitkeep" && $0 != ".DS_Store" }
-            if !meaningful.isEmpty && !contents.contains(Self.markerName) { throw .foreignOutput(path: output.path) }
-            holdsSite = contents.contains { !$0.hasPrefix(".") }
-        }
+        let (outputExists, holdsSite) = try inspectOutput()
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
@@ -80,6 +68,22 @@ public struct SitePublisher: Sendable {
             throw .cannotCreate(path: root.path, reason: error.localizedDescription)
         }
         return StagingDirectory(root: root, previous: outputExists ? output : nil)
+    }
+
+    /// Whether the output exists and holds a site (not just dotfiles: `rm -rf Output/*` leaves those, the marker
+    /// included), refusing an output no site could be published to: a file, a mount point (the swap at the end would
+    /// fail with EBUSY after all the work), or a folder holding files orgdir did not write. Only reads, so that
+    /// `orgdir config check` can ask it too.
+    public func inspectOutput() throws(PublishError) -> (exists: Bool, holdsSite: Bool) {
+        let fileManager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fileManager.fileExists(atPath: output.path, isDirectory: &isFolder) else { return (false, false) }
+        guard isFolder.boolValue else { throw .outputNotAFolder(path: output.path) }
+        if Self.isMountPoint(output) { throw .outputIsMountPoint(path: output.path) }
+        let contents = (try? fileManager.contentsOfDirectory(atPath: output.path)) ?? []
+        let meaningful = contents.filter { $0 != ".gitkeep" && $0 != ".DS_Store" }
+        if !meaningful.isEmpty && !contents.contains(Self.markerName) { throw .foreignOutput(path: output.path) }
+        return (true, contents.contains { !$0.hasPrefix(".") })
     }
 
     /// Finishes the staging folder and makes it the output. On error the old output is still in place.

@@ -41,7 +41,8 @@ public struct SnapshotStore: Sendable {
     /// `commit` on the result renames it into place and prunes, `discard` removes it. A build prepares its
     /// snapshot while the site renders and commits it once the site is published.
     /// With `previous`, the lines of people unchanged since that snapshot are copied from its file.
-    /// `name` is the file's name (`nextName(takenAt:)` when nil).
+    /// `name` is the file's name (`nextName(takenAt:)`, the snapshot's own time, when nil: a build passes one that
+    /// sorts after the newest kept, `nextName(takenAt:after:)`).
     func prepareSave(
         _ snapshot: Snapshot, reusing previous: SnapshotSource? = nil, as name: String? = nil
     ) throws(SnapshotError) -> PendingSnapshot {
@@ -57,12 +58,24 @@ public struct SnapshotStore: Sendable {
     /// The name a snapshot taken at `takenAt` is saved under: its time, with the next sequence number when a
     /// snapshot of that second exists (`…Z-2.json`). A run works it out before its snapshot is written: the site links
     /// the run's changes to it, and the preparations kept for the next run name it (`PreparationCache`).
-    func nextName(takenAt: Date) -> String {
+    ///
+    /// Never before `latest`, the newest snapshot kept: the newest is found by name, so with the clock set back (a
+    /// bad time sync) tonight's snapshot would sort before last night's, and the next run would build on last
+    /// night's with tonight's delta link, losing what tonight fetched. Such a name takes the latest's second, with the
+    /// next sequence.
+    func nextName(takenAt: Date, after latest: SnapshotEntry? = nil) -> String {
+        var stamp = takenAt
         var sequence = 1
-        var name = SnapshotName.make(for: takenAt)
+        if let latest {
+            stamp = max(takenAt, latest.takenAt)
+            if SnapshotName.make(for: stamp) == SnapshotName.make(for: latest.takenAt) {
+                sequence = latest.sequence + 1
+            }
+        }
+        var name = SnapshotName.make(for: stamp, sequence: sequence)
         while FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
             sequence += 1
-            name = SnapshotName.make(for: takenAt, sequence: sequence)
+            name = SnapshotName.make(for: stamp, sequence: sequence)
         }
         return name
     }

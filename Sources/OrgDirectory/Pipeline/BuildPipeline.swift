@@ -153,7 +153,12 @@ public struct BuildPipeline: Sendable {
         clock.lap("rules, diff and removal guard")
         // Named before it is written: the site links this run's changes to it, and the preparations kept for the next
         // run name it.
-        let snapshotName = snapshots.nextName(takenAt: now)
+        let snapshotName = snapshots.nextName(takenAt: now, after: latest)
+        if let latest, latest.takenAt > now {
+            logger.warning(
+                "the clock is behind the newest snapshot (\(latest.name)); this run's is named after it so that it stays the newest"
+            )
+        }
         // Whose pages tonight's changes reach (and, below, the nights retention drops tonight): the render takes those
         // people's fingerprints and carries the rest.
         let nightReach =

@@ -92,6 +92,35 @@ struct SnapshotStoreTests {
         #expect(try store.load("previous") == second)
     }
 
+    /// The newest snapshot is found by name: a clock set back must not name tonight's before last night's, or the
+    /// next run would build on last night's with tonight's delta link.
+    @Test("with the clock behind the newest snapshot, the next name still sorts after it, even past pruned names")
+    func clockSetBack() throws {
+        let folder = try SnapshotTestFolder()
+        let store = SnapshotStore(folder: folder.url, keep: nil)
+        let later = Self.march4 + 3_600
+        // The newest kept is the third of its second; the first two are gone, as retention removes them.
+        for people in 1...3 { try store.save(SnapshotFixtures.snapshot(SnapshotFixtures.people(people), at: later)) }
+        for gone in ["2026-03-04T03-00-00Z.json", "2026-03-04T03-00-00Z-2.json"] {
+            try FileManager.default.removeItem(at: folder.url.appendingPathComponent(gone))
+        }
+        let latest = try #require(try store.list().last)
+        #expect(latest.name == "2026-03-04T03-00-00Z-3.json")
+
+        let behind = Date(timeIntervalSince1970: Self.march4)
+        #expect(store.nextName(takenAt: behind) == "2026-03-04T02-00-00Z.json", "by its own time it sorts first")
+        let named = store.nextName(takenAt: behind, after: latest)
+        #expect(named == "2026-03-04T03-00-00Z-4.json")
+        let parsed = try #require(SnapshotName.parse(named))
+        #expect((parsed.date, parsed.sequence) > (latest.takenAt, latest.sequence))
+        // The same second as the newest, a free name that would sort before it is passed over too.
+        #expect(store.nextName(takenAt: Date(timeIntervalSince1970: later + 0.5), after: latest) == named)
+        // A clock that is right names the snapshot from its own time, as before.
+        #expect(
+            store.nextName(takenAt: Date(timeIntervalSince1970: later + 60), after: latest)
+                == "2026-03-04T03-01-00Z.json")
+    }
+
     @Test("retention keeps the newest keepSnapshots and deletes the rest", arguments: [1, 2, 5])
     func retention(keep: Int) throws {
         let folder = try SnapshotTestFolder()

@@ -122,13 +122,11 @@ public final class RunLock: @unchecked Sendable {
         reason(errno)
     }
 
-    /// An `errno`'s text for a lock file that cannot be made or written, with what to do: free space on a full disk
-    /// (`FileDescriptorWrite.describe`), else look at where the state folder is.
+    /// An `errno`'s text for a lock file that cannot be made or written, with what to do: the advice for a full or
+    /// read-only disk (`FileDescriptorWrite.advice`), else look at where the state folder is.
     private static func reason(_ code: Int32) -> String {
-        switch code {
-        case ENOSPC, EDQUOT, EROFS: FileDescriptorWrite.describe(code)
-        default: String(cString: strerror(code)) + checkTheStateKey
-        }
+        FileDescriptorWrite.advice(code) == nil
+            ? String(cString: strerror(code)) + checkTheStateKey : FileDescriptorWrite.describe(code)
     }
 
     private static let checkTheStateKey = " (check the plist's 'state' key)"

@@ -28,19 +28,22 @@ enum FileDescriptorWrite {
         return nil
     }
 
-    /// The text of an `errno`, for messages, with what to do where the system's words do not say it: a full disk is
-    /// the likeliest way a scheduled run fails to write, and "No space left on device" alone leaves out that a run
-    /// writes its new site beside the published one until the swap, so the file system needs room for both.
+    /// The text of an `errno`, for messages, with what to do where the system's words do not say it (`advice`).
     static func describe(_ code: Int32) -> String {
         let text = String(cString: strerror(code))
+        return advice(code).map { text + " (" + $0 + ")" } ?? text
+    }
+
+    /// What to do about `code` when the system's words leave it out, else nil: a full disk is the likeliest way a
+    /// scheduled run fails to write, and "No space left on device" alone does not say that a run writes its new site
+    /// beside the published one until the swap, so the file system needs room for both.
+    static func advice(_ code: Int32) -> String? {
         switch code {
         case ENOSPC, EDQUOT:
-            return text + " (free space on that file system and run again: a run keeps the published site until "
-                + "the new one is complete, so it needs room for both)"
-        case EROFS:
-            return text + " (the output and state folders must be on a writable file system)"
-        default:
-            return text
+            "free space on that file system and run again: a run keeps the published site until the new one is "
+                + "complete, so it needs room for both"
+        case EROFS: "the output and state folders must be on a writable file system"
+        default: nil
         }
     }
 }

@@ -62,6 +62,19 @@ struct SmallFileSystem {
         _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/umount"), [folder.path])
     }
 
+    /// Mounts `folder` onto itself (`mount --bind`): a mount point with the device of its parent, as a bind mount of
+    /// a share's folder is; `unmount(_:)` takes it away again.
+    static func bind(_ folder: URL) throws {
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/bin/mount"), ["--bind", folder.path, folder.path])
+        guard outcome.status == 0 else {
+            throw ChildProcess.Failure(description: "mount --bind failed (\(outcome.status)): \(outcome.standardError)")
+        }
+    }
+
+    static func unmount(_ folder: URL) {
+        _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/umount"), [folder.path])
+    }
+
     /// Whether a tmpfs can be mounted here: tried once, on a folder of its own.
     static let canMount: Bool = {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-mount-\(UUID().uuidString)")
@@ -268,6 +281,77 @@ struct DiskFullEndToEndTests {
             let healed = try await setup.build()
             #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
             #expect(try publishedJobTitles(in: setup.folder)[mover.id] == "Keeper of the Read-Only")
+        }
+    }
+
+    /// A state folder on a file system that turned read-only: the run cannot take its lock, says why and what to do
+    /// (exit 73, not 4: no other run holds it), and leaves the site alone.
+    @Test("a read-only state folder exits 73 at the run lock, saying it is read-only; the site stays; then it heals")
+    func readOnlyState() async throws {
+        try await onASmallDisk("state", seed: 16) { setup in
+            #expect(try await setup.build().status == 0)
+            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
+            mover.jobTitle = "Keeper of the Read-Only State"
+            try await setup.sandbox.mutate(.update(mover))
+            let site = try setup.workspace.outputFingerprint()
+            let snapshots = try setup.savedSnapshots(in: setup.folder)
+
+            try setup.disk.remount(readOnly: true)
+            let refused = try await setup.build()
+            try setup.disk.remount(readOnly: false)
+            #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
+            #expect(refused.stderr.contains("cannot take the run lock"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("Read-only file system"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("must be on a writable file system"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("another orgdir run"), "\(refused.stderr)")
+            #expect(try setup.workspace.outputFingerprint() == site, "the published site changed")
+            #expect(try setup.savedSnapshots(in: setup.folder) == snapshots)
+
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: setup.workspace.output)[mover.id] == "Keeper of the Read-Only State")
+        }
+    }
+
+    /// A folder of the same file system bind-mounted where the site goes has its parent's device, so comparing devices
+    /// does not see it; the kernel's own word (statx) does, and the run refuses it before rendering, as it does a
+    /// share's mount point, instead of rendering everything and failing the swap with EBUSY.
+    @Test("a bind-mounted output is refused before anything is rendered, by config check and by a nightly")
+    func bindMountedOutput() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = SandboxConfiguration(userCount: 50, seed: 17)
+        try await withSandbox(configuration) { sandbox, url in
+            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
+            let settings = try workspace.writeSettings(
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+            let build = {
+                try await OrgDirProcess.run(
+                    ["build", "--config", settings.path], in: workspace.folder, environment: environment)
+            }
+            #expect(try await build().status == 0)
+            var mover = await sandbox.users.filter { $0.kind == .member }[0]
+            mover.jobTitle = "Keeper of the Bind Mount"
+            try await sandbox.mutate(.update(mover))
+            let site = try filesWithBytes(under: workspace.output)
+
+            try SmallFileSystem.bind(workspace.output)
+            let checked = try await OrgDirProcess.run(
+                ["config", "check", "--config", settings.path], in: workspace.folder)
+            let refused = try await build()
+            SmallFileSystem.unmount(workspace.output)
+            #expect(checked.status == 73, "stderr: \(checked.stderr)")
+            #expect(checked.stderr.contains("\(workspace.output.path) is a mount point"), "\(checked.stderr)")
+            #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
+            #expect(refused.stderr.contains("\(workspace.output.path) is a mount point"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("Device or resource busy"), "refused before the swap: \(refused.stderr)")
+            #expect(try filesWithBytes(under: workspace.output) == site, "the published site changed")
+            let beside = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+            #expect(!beside.contains { $0.contains("staging") }, "nothing was rendered: \(beside)")
+
+            let healed = try await build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Keeper of the Bind Mount")
         }
     }
 

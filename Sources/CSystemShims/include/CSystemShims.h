@@ -10,4 +10,9 @@ int orgdir_exchange_paths(const char *first, const char *second);
 /// setting (macOS, musl).
 int orgdir_tune_malloc(int arenas);
 
+/// Whether `path` is the root of a mount, bind mounts of the same file system included (Linux statx's
+/// STATX_ATTR_MOUNT_ROOT, kernel 5.8 and later): 1 when it is, 0 when it is not, -1 when the system cannot tell
+/// (an older kernel, macOS, or a path that cannot be looked at), where comparing devices is what is left.
+int orgdir_is_mount_root(const char *path);
+
 #endif

@@ -147,15 +147,21 @@ public struct SitePublisher: Sendable {
         TreeRemoval.remove(staging.root.path)
     }
 
-    /// Whether another file system is mounted on `folder` (its device is not its parent's). A bind mount of the same
-    /// file system is not seen here; its swap fails with EBUSY, which the message explains (`swapFailed`).
+    /// Whether something is mounted on `folder`: the kernel says so where it can (a bind mount of the same file system
+    /// included, which has its parent's device), and elsewhere its device differs from its parent's. A bind mount
+    /// missed on an older kernel still fails the swap with EBUSY, which the message explains (`swapFailure`).
     static func isMountPoint(_ folder: URL) -> Bool {
-        var own = stat()
-        var parent = stat()
-        guard stat(folder.path, &own) == 0, stat(folder.deletingLastPathComponent().path, &parent) == 0 else {
-            return false
+        switch orgdir_is_mount_root(folder.path) {
+        case 1: return true
+        case 0: return false
+        default:
+            var own = stat()
+            var parent = stat()
+            guard lstat(folder.path, &own) == 0, stat(folder.deletingLastPathComponent().path, &parent) == 0 else {
+                return false
+            }
+            return own.st_dev != parent.st_dev
         }
-        return own.st_dev != parent.st_dev
     }
 
     /// Why a rename of the output failed, with what EBUSY most likely means here.

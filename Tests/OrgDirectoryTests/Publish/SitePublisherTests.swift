@@ -129,6 +129,20 @@ struct SitePublisherTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["site"])
     }
 
+    @Test("a mount point is told from a folder, a symbolic link to a mount point is not one, a missing path is not one")
+    func mountPoints() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let link = root.appendingPathComponent("proc-link")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/proc")
+        #expect(SitePublisher.isMountPoint(URL(fileURLWithPath: "/proc")))
+        #expect(!SitePublisher.isMountPoint(folder))
+        #expect(!SitePublisher.isMountPoint(link), "renaming a link renames the link, never the mount behind it")
+        #expect(!SitePublisher.isMountPoint(root.appendingPathComponent("missing")))
+    }
+
     @Test(
         "paths that could escape the staging folder are refused",
         arguments: ["../x", "/etc/passwd", "a/../../b", "", "a//b", "./a", "a/", "a\0b", "..", ".", "a/.", "a/.."])

@@ -33,6 +33,45 @@ func withSandboxWorkspace<T>(
     }
 }
 
+/// What a test that changes the tenant between runs works with: the sandbox serving it, a fresh workspace whose
+/// settings point at it, and `build` to run `orgdir build` there with the client secret.
+struct TenantRun {
+    let sandbox: GraphSandbox
+    let workspace: Workspace
+    let settings: URL
+    let environment: [String: String]
+
+    /// `orgdir build --config <settings>` and `arguments`.
+    func build(_ arguments: [String] = []) async throws -> OrgDirProcess.Outcome {
+        try await OrgDirProcess.run(
+            ["build", "--config", settings.path] + arguments, in: workspace.folder, environment: environment)
+    }
+
+    /// A member of the tenant (the first with `offset` 0), with `jobTitle` changed in the sandbox.
+    func retitle(_ offset: Int, as jobTitle: String) async throws -> SandboxUser {
+        var user = await sandbox.users.filter { $0.kind == .member }[offset]
+        user.jobTitle = jobTitle
+        try await sandbox.mutate(.update(user))
+        return user
+    }
+}
+
+/// Runs `body` with a `TenantRun` of `configuration`; the sandbox stops and the workspace goes afterwards.
+func withTenantRun<T>(
+    _ configuration: SandboxConfiguration, extra: [(String, String)] = [], _ body: (TenantRun) async throws -> T
+) async throws -> T {
+    let workspace = try Workspace()
+    defer { workspace.remove() }
+    return try await withSandbox(configuration) { sandbox, url in
+        let settings = try workspace.writeSettings(
+            sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId, extra: extra)
+        return try await body(
+            TenantRun(
+                sandbox: sandbox, workspace: workspace, settings: settings,
+                environment: ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]))
+    }
+}
+
 @Suite("orgdir build end to end", .serialized)
 struct BuildEndToEndTests {
     @Test("every fetched user gets a Markdown and an HTML page, and the index lists them all")

@@ -318,27 +318,16 @@ struct DiskFullEndToEndTests {
     /// share's mount point, instead of rendering everything and failing the swap with EBUSY.
     @Test("a bind-mounted output is refused before anything is rendered, by config check and by a nightly")
     func bindMountedOutput() async throws {
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let configuration = SandboxConfiguration(userCount: 50, seed: 17)
-        try await withSandbox(configuration) { sandbox, url in
-            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
-            let settings = try workspace.writeSettings(
-                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
-            let build = {
-                try await OrgDirProcess.run(
-                    ["build", "--config", settings.path], in: workspace.folder, environment: environment)
-            }
-            #expect(try await build().status == 0)
-            var mover = await sandbox.users.filter { $0.kind == .member }[0]
-            mover.jobTitle = "Keeper of the Bind Mount"
-            try await sandbox.mutate(.update(mover))
+        try await withTenantRun(SandboxConfiguration(userCount: 50, seed: 17)) { run in
+            let workspace = run.workspace
+            #expect(try await run.build().status == 0)
+            let mover = try await run.retitle(0, as: "Keeper of the Bind Mount")
             let site = try filesWithBytes(under: workspace.output)
 
             try SmallFileSystem.bind(workspace.output)
             let checked = try await OrgDirProcess.run(
-                ["config", "check", "--config", settings.path], in: workspace.folder)
-            let refused = try await build()
+                ["config", "check", "--config", run.settings.path], in: workspace.folder)
+            let refused = try await run.build()
             SmallFileSystem.unmount(workspace.output)
             #expect(checked.status == 73, "stderr: \(checked.stderr)")
             #expect(checked.stderr.contains("\(workspace.output.path) is a mount point"), "\(checked.stderr)")
@@ -349,7 +338,7 @@ struct DiskFullEndToEndTests {
             let beside = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
             #expect(!beside.contains { $0.contains("staging") }, "nothing was rendered: \(beside)")
 
-            let healed = try await build()
+            let healed = try await run.build()
             #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
             #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Keeper of the Bind Mount")
         }

@@ -26,20 +26,13 @@ struct InterruptedRunEndToEndTests {
         "a nightly killed as it renders leaves the site whole, old or new; the next run cleans up and publishes",
         arguments: [0, 20, 400, 1500])
     func killedNightly(afterMilliseconds delay: Int) async throws {
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let configuration = SandboxConfiguration(userCount: 2_000, seed: 21)
-        try await withSandbox(configuration) { sandbox, url in
-            let settings = try workspace.writeSettings(
-                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
-            let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
-            let build = ["build", "--config", settings.path]
+        try await withTenantRun(SandboxConfiguration(userCount: 2_000, seed: 21)) { run in
+            let (workspace, environment) = (run.workspace, run.environment)
+            let build = ["build", "--config", run.settings.path]
             // A first build, then a nightly: the site this nightly replaces, and the spare it writes into.
-            #expect(try await OrgDirProcess.run(build, in: workspace.folder, environment: environment).status == 0)
-            #expect(try await OrgDirProcess.run(build, in: workspace.folder, environment: environment).status == 0)
-            var mover = await sandbox.users.filter { $0.kind == .member }[0]
-            mover.jobTitle = "Survivor of SIGKILL"
-            try await sandbox.mutate(.update(mover))
+            #expect(try await run.build().status == 0)
+            #expect(try await run.build().status == 0)
+            let mover = try await run.retitle(0, as: "Survivor of SIGKILL")
             let before = try workspace.outputFingerprint()
 
             let child = try ChildProcess(
@@ -61,11 +54,11 @@ struct InterruptedRunEndToEndTests {
                 #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Survivor of SIGKILL")
             }
 
-            let healed = try await OrgDirProcess.run(build, in: workspace.folder, environment: environment)
+            let healed = try await run.build()
             #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
             let left = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
             #expect(!left.contains { $0.hasPrefix(".Output.staging-") || $0.hasPrefix(".Output.old-") }, "\(left)")
-            #expect(try publishedIds(in: workspace.output) == Set(await sandbox.users.map(\.id)))
+            #expect(try publishedIds(in: workspace.output) == Set(await run.sandbox.users.map(\.id)))
             #expect(try publishedJobTitles(in: workspace.output)[mover.id] == "Survivor of SIGKILL")
         }
     }

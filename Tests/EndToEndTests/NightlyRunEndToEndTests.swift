@@ -258,4 +258,37 @@ struct NightlyRunEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: rows))
         }
     }
+
+    /// Snapshots are named by their time, and a run builds on the newest name. With the clock set back behind the
+    /// newest (a bad time sync), a run's snapshot named by its own time would sort before last night's: the next run
+    /// would build on last night's with this run's delta link, and lose what this run fetched.
+    @Test("a clock behind the newest snapshot: the run warns and names its snapshot after it; the next builds on it")
+    func clockSetBack() async throws {
+        try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 21)) { run in
+            #expect(try await run.build().status == 0)
+            let folder = run.workspace.state.appendingPathComponent("snapshots")
+            let future = "2099-01-01T00-00-00Z.json"
+            let first = try #require(snapshotFiles(run.workspace).first)
+            try FileManager.default.moveItem(
+                at: folder.appendingPathComponent(first), to: folder.appendingPathComponent(future))
+
+            let traveller = try await run.retitle(0, as: "Time Traveller")
+            let behind = try await run.build()
+            #expect(behind.status == 0, "stderr: \(behind.stderr.suffix(2000))")
+            #expect(behind.stderr.contains("the clock is behind the newest snapshot (\(future))"), "\(behind.stderr)")
+            #expect(snapshotFiles(run.workspace) == [future, "2099-01-01T00-00-00Z-2.json"])
+
+            let second = try await run.retitle(1, as: "Second Traveller")
+            #expect(try await run.build().status == 0)
+            #expect(snapshotFiles(run.workspace).suffix(1) == ["2099-01-01T00-00-00Z-3.json"])
+            let change = try await OrgDirProcess.run(
+                ["diff", "--state", run.workspace.state.path, "--format", "json"], in: run.workspace.folder)
+            #expect(change.status == 1, "stderr: \(change.stderr)")
+            #expect(change.stdout.contains(second.id), "the last run's change is tonight's: \(change.stdout)")
+            #expect(!change.stdout.contains(traveller.id), "the night before's is not again: \(change.stdout)")
+            let titles = try publishedJobTitles(in: run.workspace.output)
+            #expect(titles[traveller.id] == "Time Traveller")
+            #expect(titles[second.id] == "Second Traveller")
+        }
+    }
 }

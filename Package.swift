@@ -100,7 +100,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["OrgDirectory", "GraphSandbox", "TestSupport"]
+            dependencies: ["OrgDirectory", "GraphSandbox", "TestSupport"],
+            // The second Graph the tests start with python3 (IndependentGraphEndToEndTests), read from its source path.
+            exclude: ["IndependentGraph"]
         ),
     ],
     swiftLanguageModes: [.v6]

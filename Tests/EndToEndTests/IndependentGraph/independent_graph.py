@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""A second Graph for the end-to-end tests, written from /work/shared/graph-facts.md rather than from our sandbox.
+
+The sandbox and orgdir were written by the same hands, so a habit of one can hide in the other. This server keeps to
+the documented protocol but chooses differently wherever the documents leave it free:
+- responses are gzip-compressed when the client accepts it and sent chunked, with Graph's long OData content type;
+- pages are smaller than `$top` asks (137 people at most), and skip and delta tokens are opaque base64 of its own;
+- `$top` outside 1-999 is a 400, `/users/$count` without `ConsistencyLevel: eventual` a 400;
+- the second page of a full listing answers 429 once, with a fractional `Retry-After`;
+- a delta round carries changed users as Graph does by default (their selected properties, those never set left
+  out, a cleared one as null) and removed ones as `{"id": ..., "@removed": {"reason": "changed"}}`;
+- names are hostile: markup, quotes, ampersands, accents, CJK.
+
+Prints its base URL on the first line of stdout. Test control, outside Graph's paths:
+- `POST /_control/churn?count=N` changes N people (a join, a soft delete, a new title, a cleared mobile phone, in turn);
+- `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...}}`
+  for everyone there now;
+- `GET /_control/requests` returns the method and path of every request so far.
+
+    python3 independent_graph.py [--people N] [--seed S] [--secret SECRET]
+"""
+import argparse
+import base64
+import gzip
+import json
+import random
+import sys
+import threading
+import urllib.parse
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+DEFAULT_PROPERTIES = ["businessPhones", "displayName", "givenName", "id", "jobTitle", "mail", "mobilePhone",
+                      "officeLocation", "preferredLanguage", "surname", "userPrincipalName"]
+GIVEN = ["Ada", "Zoë", "José", "Ngozi", "李", "Åsa", "Seán", "<script>alert(1)</script>", "Émile", "Björk"]
+FAMILY = ["Lovelace", "Núñez", "O'Brien", "Kowalski", "王", "Ørsted", "D'Arcy", "Smith & Sons", "Müller", "\"Doe\""]
+DEPARTMENTS = ["Sales", "R&D", "Finance", "IT", None, "Support & Care"]
+TITLES = ["Engineer", "Manager", None, "VP, Sales", "<b>Chief</b>"]
+CONTENT_TYPE = "application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8"
+
+
+class Tenant:
+    """The people, and a log of changes numbered by version for delta rounds."""
+
+    def __init__(self, count, seed):
+        self.random = random.Random(seed)
+        self.people = {}
+        self.version = 0
+        self.changes = []  # (version, id, changed property names or None for a removal)
+        self.lock = threading.Lock()
+        self.requests = []
+        self.throttled = False
+        for number in range(count):
+            self.add(number)
+
+    def add(self, number):
+        given, family = self.random.choice(GIVEN), self.random.choice(FAMILY)
+        person = {
+            "id": str(uuid.UUID(int=self.random.getrandbits(128), version=4)),
+            "userPrincipalName": f"person{number}@contoso.onmicrosoft.com",
+            "displayName": f"{given} {family}", "givenName": given, "surname": family,
+            "mail": f"person{number}@contoso.com" if number % 7 else None,
+            "businessPhones": [f"+1 425 555 {number % 10000:04d}"] if number % 3 else [],
+            "mobilePhone": f"+44 7700 900{number % 1000:03d}" if number % 2 else None,
+            "jobTitle": self.random.choice(TITLES), "department": self.random.choice(DEPARTMENTS),
+            "officeLocation": self.random.choice(["18/2111", None, "Oslo"]), "companyName": None,
+            "accountEnabled": True, "userType": "Member", "employeeId": None, "preferredLanguage": "en-US",
+        }
+        self.people[person["id"]] = person
+        return person
+
+    def churn(self, count):
+        ids = sorted(self.people)
+        for step in range(count):
+            self.version += 1
+            kind = step % 4
+            if kind == 0:
+                person = self.add(100000 + self.version)
+                self.changes.append((self.version, person["id"], list(person)))
+            else:
+                victim = ids[self.random.randrange(len(ids))]
+                if victim not in self.people:
+                    continue
+                if kind == 1:
+                    del self.people[victim]
+                    self.changes.append((self.version, victim, None))
+                elif kind == 2:
+                    self.people[victim]["jobTitle"] = f"Changed in version {self.version}"
+                    self.changes.append((self.version, victim, ["jobTitle"]))
+                else:
+                    self.people[victim]["mobilePhone"] = None
+                    self.changes.append((self.version, victim, ["mobilePhone"]))
+
+
+def encode_token(value):
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+
+def decode_token(text):
+    return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+
+
+def handler_for(tenant, secret):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *arguments):
+            pass
+
+        def send_body(self, status, body, content_type, headers=()):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            for name, value in headers:
+                self.send_header(name, value)
+            if "gzip" in (self.headers.get("Accept-Encoding") or ""):
+                body = gzip.compress(body)
+                self.send_header("Content-Encoding", "gzip")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for start in range(0, len(body), 4096):
+                piece = body[start:start + 4096]
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.write(b"0\r\n\r\n")
+
+        def send_json(self, status, value, headers=()):
+            self.send_body(status, json.dumps(value, ensure_ascii=False).encode(), CONTENT_TYPE, headers)
+
+        def graph_error(self, status, code, message, headers=()):
+            inner = {"date": "2026-11-29T00:00:00", "request-id": str(uuid.uuid4()),
+                     "client-request-id": self.headers.get("client-request-id", "")}
+            self.send_json(status, {"error": {"code": code, "message": message, "innerError": inner}}, headers)
+
+        def do_POST(self):
+            url = urllib.parse.urlsplit(self.path)
+            tenant.requests.append(("POST", url.path))
+            length = int(self.headers.get("Content-Length", 0))
+            body = self.rfile.read(length).decode()
+            if url.path == "/_control/churn":
+                count = int(urllib.parse.parse_qs(url.query).get("count", ["1"])[0])
+                with tenant.lock:
+                    tenant.churn(count)
+                return self.send_json(200, {"version": tenant.version})
+            if not url.path.endswith("/oauth2/v2.0/token"):
+                return self.graph_error(404, "Request_ResourceNotFound", "Resource not found.")
+            form = urllib.parse.parse_qs(body)
+            field = lambda name: form.get(name, [""])[0]
+            if field("grant_type") != "client_credentials" or not field("scope").endswith("/.default"):
+                return self.send_json(400, {"error": "invalid_request", "error_codes": [90014],
+                                            "error_description": "AADSTS90014: a required field is missing."})
+            if field("client_secret") != secret:
+                return self.send_json(401, {"error": "invalid_client", "error_codes": [7000215],
+                                            "error_description": "AADSTS7000215: Invalid client secret provided."})
+            access = "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + encode_token({"aud": "https://graph.microsoft.com"}) + "."
+            self.send_json(200, {"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599,
+                                 "access_token": access})
+
+        def do_GET(self):
+            url = urllib.parse.urlsplit(self.path)
+            tenant.requests.append(("GET", url.path))
+            query = dict(urllib.parse.parse_qsl(url.query, keep_blank_values=True))
+            with tenant.lock:
+                if url.path == "/_control/people":
+                    shown = ["displayName", "jobTitle", "mobilePhone", "department"]
+                    return self.send_json(200, {i: {name: p[name] for name in shown} for i, p in tenant.people.items()})
+                if url.path == "/_control/requests":
+                    return self.send_json(200, [list(request) for request in tenant.requests])
+                if not (self.headers.get("Authorization") or "").startswith("Bearer eyJ"):
+                    return self.graph_error(401, "InvalidAuthenticationToken", "Access token is empty.")
+                if url.path == "/v1.0/users/$count":
+                    if self.headers.get("ConsistencyLevel") != "eventual":
+                        return self.graph_error(400, "Request_BadRequest", "$count is not currently supported.")
+                    return self.send_body(200, str(len(tenant.people)).encode(), "text/plain")
+                if url.path == "/v1.0/users":
+                    return self.users(query)
+                if url.path == "/v1.0/users/delta":
+                    return self.delta(query)
+                return self.graph_error(404, "Request_ResourceNotFound", "Resource not found.")
+
+        def base(self):
+            return "http://" + self.headers["Host"]
+
+        def shaped(self, person, select, changed=None):
+            """`person` with the selected properties (the default set without `$select`); a delta record of a
+            change leaves out what was never set and keeps a property this change cleared as null."""
+            names = select.split(",") if select else DEFAULT_PROPERTIES
+            if changed is None:
+                return {name: person.get(name) for name in names if name in person}
+            record = {"id": person["id"]}
+            for name in names:
+                if name in person and (person[name] not in (None, []) or name in changed):
+                    record[name] = person[name]
+            return record
+
+        def users(self, query):
+            top = int(query.get("$top", "100"))
+            if not 1 <= top <= 999:
+                return self.graph_error(400, "Request_UnsupportedQuery",
+                                        f"Invalid page size specified: '{top}'. Must be between 1 and 999 inclusive.")
+            offset = decode_token(query["$skiptoken"])["offset"] if "$skiptoken" in query else 0
+            if offset > 0 and not tenant.throttled:
+                tenant.throttled = True
+                return self.graph_error(429, "TooManyRequests", "Too many requests.", [("Retry-After", "0.4")])
+            size = min(top, 137)
+            ids = sorted(tenant.people)
+            page = [self.shaped(tenant.people[i], query.get("$select")) for i in ids[offset:offset + size]]
+            context = self.base() + "/v1.0/$metadata#users"
+            if query.get("$select"):
+                context += "(" + query["$select"] + ")"
+            body = {"@odata.context": context, "value": page}
+            if offset + size < len(ids):
+                following = {name: value for name, value in query.items() if name != "$skiptoken"}
+                following["$skiptoken"] = encode_token({"offset": offset + size})
+                body["@odata.nextLink"] = self.base() + "/v1.0/users?" + urllib.parse.urlencode(following,
+                                                                                               safe="$,()'")
+            self.send_json(200, body)
+
+        def delta(self, query):
+            context = self.base() + "/v1.0/$metadata#users"
+            link = self.base() + "/v1.0/users/delta?"
+            if query.get("$deltatoken") == "latest":
+                token = encode_token({"since": tenant.version, "select": query.get("$select")})
+                return self.send_json(200, {"@odata.context": context, "value": [],
+                                            "@odata.deltaLink": link + "$deltatoken=" + token})
+            token = query.get("$deltatoken") or query.get("$skiptoken")
+            state = decode_token(token) if token else {"since": None, "select": query.get("$select")}
+            select, offset = state.get("select"), state.get("offset", 0)
+            if state["since"] is None:
+                # A first round: everyone, then a deltaLink for what follows (its pages' tokens say so).
+                since = None
+                records = [self.shaped(tenant.people[i], select) for i in sorted(tenant.people)]
+            else:
+                since = state["since"]
+                latest = {}
+                for version, person_id, changed in tenant.changes:
+                    if version > since:
+                        names = set(latest.get(person_id) or []) | set(changed or [])
+                        latest[person_id] = sorted(names) if changed is not None else None
+                records = []
+                for person_id, changed in latest.items():
+                    if person_id in tenant.people:
+                        records.append(self.shaped(tenant.people[person_id], select, changed or []))
+                    else:
+                        records.append({"id": person_id, "@removed": {"reason": "changed"}})
+            page = records[offset:offset + 50]
+            body = {"@odata.context": context, "value": page}
+            if offset + 50 < len(records):
+                body["@odata.nextLink"] = link + "$skiptoken=" + encode_token(
+                    {"since": since, "select": select, "offset": offset + 50})
+            else:
+                body["@odata.deltaLink"] = link + "$deltatoken=" + encode_token(
+                    {"since": tenant.version, "select": select})
+            self.send_json(200, body)
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--people", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--secret", default="independent-secret")
+    arguments = parser.parse_args()
+    tenant = Tenant(arguments.people, arguments.seed)
+    ThreadingHTTPServer.daemon_threads = True
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(tenant, arguments.secret))
+    print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

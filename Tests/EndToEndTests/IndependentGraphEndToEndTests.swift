@@ -1,0 +1,145 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A second Graph, written in Python from the protocol fact sheet and not from our sandbox
+/// (`IndependentGraph/independent_graph.py`, which lists where it chooses differently): chunked gzip responses, pages
+/// smaller than asked, a 429 with a fractional Retry-After, delta records that leave out what was never set, hostile
+/// names. The sandbox and orgdir share their authors' habits; this server does not.
+struct IndependentGraph {
+    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("IndependentGraph/independent_graph.py")
+    static let secret = "independent-secret"
+
+    let server: ChildProcess
+    let url: URL
+
+    init(people: Int, seed: Int) async throws {
+        server = try ChildProcess(
+            URL(fileURLWithPath: Self.python ?? "/usr/bin/python3"),
+            [Self.script.path, "--people", "\(people)", "--seed", "\(seed)", "--secret", Self.secret])
+        let line = try await server.firstLine(within: 30)
+        url = try #require(URL(string: line))
+    }
+
+    func stop() { server.terminate() }
+
+    /// `orgdir build` in `workspace`, with settings pointing at this server, signing in with `secret`.
+    func build(
+        in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = []
+    ) async throws -> OrgDirProcess.Outcome {
+        let settings = try workspace.writeSettings(
+            sandbox: url, tenant: "contoso.onmicrosoft.com", clientId: "11111111-2222-3333-4444-555555555555")
+        return try await OrgDirProcess.run(
+            ["build", "--config", settings.path] + arguments, in: workspace.folder,
+            environment: ["ORGDIR_CLIENT_SECRET": secret])
+    }
+
+    /// Everyone the server has now, by id: their display name, job title, mobile phone and department.
+    func people() async throws -> [String: [String: String]] {
+        let object = try await control("GET", "people") as? [String: [String: Any]] ?? [:]
+        return object.mapValues { $0.compactMapValues { $0 as? String } }
+    }
+
+    /// Changes `count` people: a join, a soft delete, a new title and a cleared mobile phone, in turn.
+    func churn(_ count: Int) async throws {
+        _ = try await control("POST", "churn?count=\(count)")
+    }
+
+    /// The paths of the Graph requests made so far, in order (test control left out).
+    func graphRequests() async throws -> [String] {
+        let pairs = try await control("GET", "requests") as? [[String]] ?? []
+        return pairs.compactMap { $0.count == 2 && !$0[1].hasPrefix("/_control") ? "\($0[0]) \($0[1])" : nil }
+    }
+
+    private func control(_ method: String, _ path: String) async throws -> Any {
+        var request = URLRequest(url: try #require(URL(string: url.absoluteString + "/_control/" + path)))
+        request.httpMethod = method
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONSerialization.jsonObject(with: data)
+    }
+}
+
+/// Each published person's people.json object, by id.
+func publishedPeople(in output: URL) throws -> [String: [String: Any]] {
+    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
+    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    var byID: [String: [String: Any]] = [:]
+    for person in people { if let id = person["id"] as? String { byID[id] = person } }
+    return byID
+}
+
+@Suite(
+    "orgdir against a second, independently written Graph", .serialized,
+    .enabled(if: IndependentGraph.python != nil, "needs python3 to run the second Graph"))
+struct IndependentGraphEndToEndTests {
+    /// The published site holds exactly the server's people, with their name, title, mobile phone and department as
+    /// the server has them now (a delta record leaves out what was never set, and carries a cleared phone as null).
+    private func expectPublished(_ graph: IndependentGraph, in output: URL, _ label: String) async throws {
+        let expected = try await graph.people()
+        let published = try publishedPeople(in: output)
+        #expect(Set(published.keys) == Set(expected.keys), "\(label)")
+        for (id, person) in expected {
+            for name in ["displayName", "jobTitle", "mobilePhone", "department"] {
+                #expect(published[id]?[name] as? String == person[name], "\(label): \(id) \(name)")
+            }
+        }
+    }
+
+    @Test("a full build, then delta nightlies: the site holds exactly the second Graph's people each time")
+    func buildThenNightlies() async throws {
+        let graph = try await IndependentGraph(people: 700, seed: 3)
+        defer { graph.stop() }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let build = { try await graph.build(in: workspace, ["--json"]) }
+
+        let first = try await build()
+        #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
+        try await expectPublished(graph, in: workspace.output, "full build")
+        // 700 people in pages of 137 at most: six pages, one of them asked twice after its 429.
+        let listing = try await graph.graphRequests().filter { $0 == "GET /v1.0/users" }
+        #expect(listing.count == 7, "\(listing)")
+        // A given name of `<script>alert(1)</script>` reaches the person pages as text, never as markup.
+        let people = workspace.output.appendingPathComponent("people")
+        let pages = workspace.files(in: "people", withExtension: "html").map {
+            (try? String(contentsOf: people.appendingPathComponent($0), encoding: .utf8)) ?? ""
+        }
+        #expect(pages.count == 700)
+        #expect(pages.contains { $0.contains("&lt;script&gt;alert(1)&lt;/script&gt;") })
+        #expect(!pages.contains { $0.contains("<script>alert(1)") })
+
+        for round in 1...2 {
+            try await graph.churn(40)
+            let nightly = try await build()
+            #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
+            let summary = try JSONSerialization.jsonObject(with: Data(nightly.stdout.utf8)) as? [String: Any] ?? [:]
+            #expect(summary["sync"] as? String == "delta", "round \(round): \(summary)")
+            try await expectPublished(graph, in: workspace.output, "round \(round)")
+        }
+        let diff = try await OrgDirProcess.run(
+            ["diff", "--state", workspace.state.path, "--format", "json"], in: workspace.folder)
+        #expect(diff.status == 1, "stderr: \(diff.stderr)")
+    }
+
+    @Test("a wrong client secret is refused with the identity platform's reason; nothing is written")
+    func wrongSecret() async throws {
+        let graph = try await IndependentGraph(people: 20, seed: 4)
+        defer { graph.stop() }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let refused = try await graph.build(in: workspace, secret: "not-the-secret")
+        #expect(refused.status == 77, "stderr: \(refused.stderr)")
+        #expect(refused.stderr.contains("AADSTS7000215"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("not-the-secret"), "the secret never appears in output")
+        #expect(!FileManager.default.fileExists(atPath: workspace.output.path))
+        #expect(try await graph.graphRequests().allSatisfy { $0.hasPrefix("POST") }, "no Graph request without a token")
+    }
+}

@@ -33,10 +33,12 @@ struct IndependentGraph {
 
     /// `orgdir build` in `workspace`, with settings pointing at this server, signing in with `secret`.
     func build(
-        in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = []
+        in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = [],
+        settings extra: [(String, String)] = []
     ) async throws -> OrgDirProcess.Outcome {
         let settings = try workspace.writeSettings(
-            sandbox: url, tenant: "contoso.onmicrosoft.com", clientId: "11111111-2222-3333-4444-555555555555")
+            sandbox: url, tenant: "contoso.onmicrosoft.com", clientId: "11111111-2222-3333-4444-555555555555",
+            extra: extra)
         return try await OrgDirProcess.run(
             ["build", "--config", settings.path] + arguments, in: workspace.folder,
             environment: ["ORGDIR_CLIENT_SECRET": secret])
@@ -51,6 +53,11 @@ struct IndependentGraph {
     /// Changes `count` people: a join, a soft delete, a new title and a cleared mobile phone, in turn.
     func churn(_ count: Int) async throws {
         _ = try await control("POST", "churn?count=\(count)")
+    }
+
+    /// Makes every delta token given out so far expire: the next round is answered 410 `syncStateNotFound`.
+    func expireDeltaTokens() async throws {
+        _ = try await control("POST", "expire")
     }
 
     /// The paths of the Graph requests made so far, in order (test control left out).
@@ -82,12 +89,15 @@ func publishedPeople(in output: URL) throws -> [String: [String: Any]] {
 struct IndependentGraphEndToEndTests {
     /// The published site holds exactly the server's people, with their name, title, mobile phone and department as
     /// the server has them now (a delta record leaves out what was never set, and carries a cleared phone as null).
-    private func expectPublished(_ graph: IndependentGraph, in output: URL, _ label: String) async throws {
+    private func expectPublished(
+        _ graph: IndependentGraph, in output: URL, _ label: String,
+        fields: [String] = ["displayName", "jobTitle", "mobilePhone", "department"]
+    ) async throws {
         let expected = try await graph.people()
         let published = try publishedPeople(in: output)
         #expect(Set(published.keys) == Set(expected.keys), "\(label)")
         for (id, person) in expected {
-            for name in ["displayName", "jobTitle", "mobilePhone", "department"] {
+            for name in fields {
                 #expect(published[id]?[name] as? String == person[name], "\(label): \(id) \(name)")
             }
         }
@@ -124,9 +134,64 @@ struct IndependentGraphEndToEndTests {
             #expect(summary["sync"] as? String == "delta", "round \(round): \(summary)")
             try await expectPublished(graph, in: workspace.output, "round \(round)")
         }
+        // `$deltatoken=latest` on the first build, then one page a night (40 changes, pages of 50), the first asked
+        // twice after its 503.
+        let delta = try await graph.graphRequests().filter { $0 == "GET /v1.0/users/delta" }
+        #expect(delta.count == 4, "\(delta)")
         let diff = try await OrgDirProcess.run(
             ["diff", "--state", workspace.state.path, "--format", "json"], in: workspace.folder)
         #expect(diff.status == 1, "stderr: \(diff.stderr)")
+    }
+
+    /// Managers reach orgdir three ways here: `$expand` on a full listing, `manager@delta` on a nightly (an id only,
+    /// or none when the manager left), and `/users/{id}/manager` for a joiner whose record says nothing of one.
+    @Test("with expandManager, every published manager is the second Graph's, after a full build and after nightlies")
+    func managers() async throws {
+        let graph = try await IndependentGraph(people: 300, seed: 5)
+        defer { graph.stop() }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let fields = ["displayName", "jobTitle", "manager"]
+        let build = { try await graph.build(in: workspace, settings: [("expandManager", "<true/>")]) }
+        let first = try await build()
+        #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
+        try await expectPublished(graph, in: workspace.output, "full build", fields: fields)
+        #expect(try publishedPeople(in: workspace.output).values.contains { $0["manager"] is String })
+        for round in 1...2 {
+            try await graph.churn(50)
+            let nightly = try await build()
+            #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "round \(round)", fields: fields)
+        }
+        let requests = try await graph.graphRequests()
+        #expect(requests.contains { $0.hasSuffix("/manager") }, "a joiner's manager was asked for: \(requests)")
+    }
+
+    @Test("an expired delta token (410 syncStateNotFound) makes a full sync with a warning; the next night is delta")
+    func expiredDeltaToken() async throws {
+        let graph = try await IndependentGraph(people: 250, seed: 6)
+        defer { graph.stop() }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let build = { try await graph.build(in: workspace, ["--json"]) }
+        func summary(_ outcome: OrgDirProcess.Outcome) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+        }
+        #expect(try await build().status == 0)
+        try await graph.churn(30)
+        try await graph.expireDeltaTokens()
+        let resynced = try await build()
+        #expect(resynced.status == 0, "stderr: \(resynced.stderr.suffix(3000))")
+        #expect(summary(resynced)["sync"] as? String == "full", "\(summary(resynced))")
+        let warnings = summary(resynced)["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("delta token was refused") }, "\(warnings)")
+        try await expectPublished(graph, in: workspace.output, "after the full sync")
+
+        try await graph.churn(30)
+        let nightly = try await build()
+        #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(3000))")
+        #expect(summary(nightly)["sync"] as? String == "delta", "\(summary(nightly))")
+        try await expectPublished(graph, in: workspace.output, "the night after")
     }
 
     @Test("a wrong client secret is refused with the identity platform's reason; nothing is written")

@@ -6,15 +6,22 @@ the documented protocol but chooses differently wherever the documents leave it 
 - responses are gzip-compressed when the client accepts it and sent chunked, with Graph's long OData content type;
 - pages are smaller than `$top` asks (137 people at most), and skip and delta tokens are opaque base64 of its own;
 - `$top` outside 1-999 is a 400, `/users/$count` without `ConsistencyLevel: eventual` a 400;
-- the second page of a full listing answers 429 once, with a fractional `Retry-After`;
+- the second page of a full listing answers 429 once, with a fractional `Retry-After`, and the first delta page after
+  a deltaLink 503 once;
+- an expired delta token (after `POST /_control/expire`) is a 410 `syncStateNotFound`, until the next
+  `$deltatoken=latest`;
 - a delta round carries changed users as Graph does by default (their selected properties, those never set left
   out, a cleared one as null) and removed ones as `{"id": ..., "@removed": {"reason": "changed"}}`;
-- names are hostile: markup, quotes, ampersands, accents, CJK.
+- names are hostile: markup, quotes, ampersands, accents, CJK;
+- a manager comes with `$expand=manager(...)` (no key for someone without one); delta refuses `$expand` and tells a
+  changed manager as `manager@delta` (ids only, empty when the manager left) but says nothing of a joiner's, which
+  `/users/{id}/manager` (404 without one) answers.
 
 Prints its base URL on the first line of stdout. Test control, outside Graph's paths:
-- `POST /_control/churn?count=N` changes N people (a join, a soft delete, a new title, a cleared mobile phone, in turn);
-- `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...}}`
-  for everyone there now;
+- `POST /_control/churn?count=N` changes N people (a join, a soft delete, a new title, a cleared mobile phone, a new
+  manager, in turn);
+- `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...,
+  "manager": the manager's display name}}` for everyone there now;
 - `GET /_control/requests` returns the method and path of every request so far.
 
     python3 independent_graph.py [--people N] [--seed S] [--secret SECRET]
@@ -45,11 +52,14 @@ class Tenant:
     def __init__(self, count, seed):
         self.random = random.Random(seed)
         self.people = {}
+        self.managers = {}  # id -> the manager's id, or None
         self.version = 0
         self.changes = []  # (version, id, changed property names or None for a removal)
         self.lock = threading.Lock()
         self.requests = []
         self.throttled = False
+        self.delta_unavailable_once = True  # the first delta page after a deltaLink answers 503 once
+        self.tokens_expired = False
         for number in range(count):
             self.add(number)
 
@@ -66,6 +76,8 @@ class Tenant:
             "officeLocation": self.random.choice(["18/2111", None, "Oslo"]), "companyName": None,
             "accountEnabled": True, "userType": "Member", "employeeId": None, "preferredLanguage": "en-US",
         }
+        # A manager among those already there (not a property: `$expand=manager` or `manager@delta` tell it).
+        self.managers[person["id"]] = self.random.choice(sorted(self.people)) if len(self.people) > 5 else None
         self.people[person["id"]] = person
         return person
 
@@ -73,23 +85,39 @@ class Tenant:
         ids = sorted(self.people)
         for step in range(count):
             self.version += 1
-            kind = step % 4
+            kind = step % 5
             if kind == 0:
                 person = self.add(100000 + self.version)
                 self.changes.append((self.version, person["id"], list(person)))
+                continue
+            victim = ids[self.random.randrange(len(ids))]
+            if victim not in self.people:
+                continue
+            if kind == 1:
+                del self.people[victim]
+                self.changes.append((self.version, victim, None))
+                # Their reports have no manager now: a relationship change delta reports as `manager@delta`.
+                for report, manager in self.managers.items():
+                    if manager == victim and report in self.people:
+                        self.managers[report] = None
+                        self.changes.append((self.version, report, ["manager"]))
+            elif kind == 2:
+                self.people[victim]["jobTitle"] = f"Changed in version {self.version}"
+                self.changes.append((self.version, victim, ["jobTitle"]))
+            elif kind == 3:
+                self.people[victim]["mobilePhone"] = None
+                self.changes.append((self.version, victim, ["mobilePhone"]))
             else:
-                victim = ids[self.random.randrange(len(ids))]
-                if victim not in self.people:
-                    continue
-                if kind == 1:
-                    del self.people[victim]
-                    self.changes.append((self.version, victim, None))
-                elif kind == 2:
-                    self.people[victim]["jobTitle"] = f"Changed in version {self.version}"
-                    self.changes.append((self.version, victim, ["jobTitle"]))
-                else:
-                    self.people[victim]["mobilePhone"] = None
-                    self.changes.append((self.version, victim, ["mobilePhone"]))
+                candidates = [i for i in ids if i in self.people and i != victim]
+                self.managers[victim] = self.random.choice(candidates)
+                self.changes.append((self.version, victim, ["manager"]))
+
+    def manager_object(self, person_id):
+        manager = self.managers.get(person_id)
+        if manager is None or manager not in self.people:
+            return None
+        return {"@odata.type": "#microsoft.graph.user", "id": manager,
+                "displayName": self.people[manager]["displayName"]}
 
 
 def encode_token(value):
@@ -135,6 +163,9 @@ def handler_for(tenant, secret):
             tenant.requests.append(("POST", url.path))
             length = int(self.headers.get("Content-Length", 0))
             body = self.rfile.read(length).decode()
+            if url.path == "/_control/expire":
+                tenant.tokens_expired = True
+                return self.send_json(200, {})
             if url.path == "/_control/churn":
                 count = int(urllib.parse.parse_qs(url.query).get("count", ["1"])[0])
                 with tenant.lock:
@@ -161,7 +192,10 @@ def handler_for(tenant, secret):
             with tenant.lock:
                 if url.path == "/_control/people":
                     shown = ["displayName", "jobTitle", "mobilePhone", "department"]
-                    return self.send_json(200, {i: {name: p[name] for name in shown} for i, p in tenant.people.items()})
+                    return self.send_json(200, {
+                        i: {**{name: p[name] for name in shown},
+                            "manager": (tenant.manager_object(i) or {}).get("displayName")}
+                        for i, p in tenant.people.items()})
                 if url.path == "/_control/requests":
                     return self.send_json(200, [list(request) for request in tenant.requests])
                 if not (self.headers.get("Authorization") or "").startswith("Bearer eyJ"):
@@ -174,22 +208,51 @@ def handler_for(tenant, secret):
                     return self.users(query)
                 if url.path == "/v1.0/users/delta":
                     return self.delta(query)
+                parts = url.path.split("/")
+                if len(parts) in (4, 5) and parts[:3] == ["", "v1.0", "users"]:
+                    return self.one_user(urllib.parse.unquote(parts[3]), parts[4] if len(parts) == 5 else None, query)
                 return self.graph_error(404, "Request_ResourceNotFound", "Resource not found.")
 
         def base(self):
             return "http://" + self.headers["Host"]
 
-        def shaped(self, person, select, changed=None):
-            """`person` with the selected properties (the default set without `$select`); a delta record of a
-            change leaves out what was never set and keeps a property this change cleared as null."""
+        def shaped(self, person, select, changed=None, expand=None):
+            """`person` with the selected properties (the default set without `$select`) and, with
+            `$expand=manager(...)`, their manager (no key without one); a delta record of a change leaves out what was
+            never set, keeps a property this change cleared as null, and tells a new manager as `manager@delta`."""
             names = select.split(",") if select else DEFAULT_PROPERTIES
             if changed is None:
-                return {name: person.get(name) for name in names if name in person}
+                record = {name: person.get(name) for name in names if name in person}
+                manager = tenant.manager_object(person["id"])
+                if expand and expand.startswith("manager") and manager:
+                    record["manager"] = manager
+                return record
             record = {"id": person["id"]}
             for name in names:
                 if name in person and (person[name] not in (None, []) or name in changed):
                     record[name] = person[name]
+            if "manager" in names and "manager" in changed and "userPrincipalName" not in changed:
+                manager = tenant.manager_object(person["id"])
+                record["manager@delta"] = [{"@odata.type": "#microsoft.graph.user", "id": manager["id"]}] if manager else []
             return record
+
+        def one_user(self, person_id, leaf, query):
+            person = tenant.people.get(person_id)
+            if person is None:
+                return self.graph_error(404, "Request_ResourceNotFound",
+                                        f"Resource '{person_id}' does not exist or one of its queried reference-property "
+                                        "objects are not present.")
+            if leaf == "manager":
+                manager = tenant.manager_object(person_id)
+                if manager is None:
+                    return self.graph_error(404, "Request_ResourceNotFound",
+                                            f"Resource 'manager' does not exist or one of its queried "
+                                            "reference-property objects are not present.")
+                return self.send_json(200, {"@odata.context": self.base() + "/v1.0/$metadata#directoryObjects/$entity",
+                                            **manager})
+            if leaf is not None:
+                return self.graph_error(400, "BadRequest", f"Unsupported segment '{leaf}'.")
+            return self.send_json(200, self.shaped(person, query.get("$select"), expand=query.get("$expand")))
 
         def users(self, query):
             top = int(query.get("$top", "100"))
@@ -202,7 +265,8 @@ def handler_for(tenant, secret):
                 return self.graph_error(429, "TooManyRequests", "Too many requests.", [("Retry-After", "0.4")])
             size = min(top, 137)
             ids = sorted(tenant.people)
-            page = [self.shaped(tenant.people[i], query.get("$select")) for i in ids[offset:offset + size]]
+            page = [self.shaped(tenant.people[i], query.get("$select"), expand=query.get("$expand"))
+                    for i in ids[offset:offset + size]]
             context = self.base() + "/v1.0/$metadata#users"
             if query.get("$select"):
                 context += "(" + query["$select"] + ")"
@@ -217,10 +281,20 @@ def handler_for(tenant, secret):
         def delta(self, query):
             context = self.base() + "/v1.0/$metadata#users"
             link = self.base() + "/v1.0/users/delta?"
+            if "$expand" in query or "$top" in query or "$orderby" in query:
+                return self.graph_error(400, "Request_UnsupportedQuery", "Unsupported query option on delta.")
             if query.get("$deltatoken") == "latest":
+                tenant.tokens_expired = False
                 token = encode_token({"since": tenant.version, "select": query.get("$select")})
                 return self.send_json(200, {"@odata.context": context, "value": [],
                                             "@odata.deltaLink": link + "$deltatoken=" + token})
+            if "$deltatoken" in query and tenant.tokens_expired:
+                return self.graph_error(410, "syncStateNotFound",
+                                        "The delta token has expired: synchronize the data again.")
+            if "$deltatoken" in query and tenant.delta_unavailable_once:
+                tenant.delta_unavailable_once = False
+                return self.graph_error(503, "serviceNotAvailable", "The service is temporarily unavailable.",
+                                        [("Retry-After", "0.3")])
             token = query.get("$deltatoken") or query.get("$skiptoken")
             state = decode_token(token) if token else {"since": None, "select": query.get("$select")}
             select, offset = state.get("select"), state.get("offset", 0)

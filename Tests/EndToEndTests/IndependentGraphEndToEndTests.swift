@@ -31,6 +31,17 @@ struct IndependentGraph {
 
     func stop() { server.terminate() }
 
+    /// Runs `body` with a server of `people` and a fresh workspace; both go afterwards.
+    static func with(
+        people: Int, seed: Int, _ body: (IndependentGraph, Workspace) async throws -> Void
+    ) async throws {
+        let graph = try await IndependentGraph(people: people, seed: seed)
+        defer { graph.stop() }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try await body(graph, workspace)
+    }
+
     /// `orgdir build` in `workspace`, with settings pointing at this server, signing in with `secret`.
     func build(
         in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = [],
@@ -105,106 +116,99 @@ struct IndependentGraphEndToEndTests {
 
     @Test("a full build, then delta nightlies: the site holds exactly the second Graph's people each time")
     func buildThenNightlies() async throws {
-        let graph = try await IndependentGraph(people: 700, seed: 3)
-        defer { graph.stop() }
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let build = { try await graph.build(in: workspace, ["--json"]) }
+        try await IndependentGraph.with(people: 700, seed: 3) { graph, workspace in
+            let build = { try await graph.build(in: workspace, ["--json"]) }
 
-        let first = try await build()
-        #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
-        try await expectPublished(graph, in: workspace.output, "full build")
-        // 700 people in pages of 137 at most: six pages, one of them asked twice after its 429.
-        let listing = try await graph.graphRequests().filter { $0 == "GET /v1.0/users" }
-        #expect(listing.count == 7, "\(listing)")
-        // A given name of `<script>alert(1)</script>` reaches the person pages as text, never as markup.
-        let people = workspace.output.appendingPathComponent("people")
-        let pages = workspace.files(in: "people", withExtension: "html").map {
-            (try? String(contentsOf: people.appendingPathComponent($0), encoding: .utf8)) ?? ""
-        }
-        #expect(pages.count == 700)
-        #expect(pages.contains { $0.contains("&lt;script&gt;alert(1)&lt;/script&gt;") })
-        #expect(!pages.contains { $0.contains("<script>alert(1)") })
+            let first = try await build()
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "full build")
+            // 700 people in pages of 137 at most: six pages, one of them asked twice after its 429.
+            let listing = try await graph.graphRequests().filter { $0 == "GET /v1.0/users" }
+            #expect(listing.count == 7, "\(listing)")
+            // A given name of `<script>alert(1)</script>` reaches the person pages as text, never as markup.
+            let people = workspace.output.appendingPathComponent("people")
+            let pages = workspace.files(in: "people", withExtension: "html").map {
+                (try? String(contentsOf: people.appendingPathComponent($0), encoding: .utf8)) ?? ""
+            }
+            #expect(pages.count == 700)
+            #expect(pages.contains { $0.contains("&lt;script&gt;alert(1)&lt;/script&gt;") })
+            #expect(!pages.contains { $0.contains("<script>alert(1)") })
 
-        for round in 1...2 {
-            try await graph.churn(40)
-            let nightly = try await build()
-            #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
-            let summary = try JSONSerialization.jsonObject(with: Data(nightly.stdout.utf8)) as? [String: Any] ?? [:]
-            #expect(summary["sync"] as? String == "delta", "round \(round): \(summary)")
-            try await expectPublished(graph, in: workspace.output, "round \(round)")
+            for round in 1...2 {
+                try await graph.churn(40)
+                let nightly = try await build()
+                #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
+                let summary = try JSONSerialization.jsonObject(with: Data(nightly.stdout.utf8)) as? [String: Any] ?? [:]
+                #expect(summary["sync"] as? String == "delta", "round \(round): \(summary)")
+                try await expectPublished(graph, in: workspace.output, "round \(round)")
+            }
+            // `$deltatoken=latest` on the first build, then one page a night (40 changes, pages of 50), the first asked
+            // twice after its 503.
+            let delta = try await graph.graphRequests().filter { $0 == "GET /v1.0/users/delta" }
+            #expect(delta.count == 4, "\(delta)")
+            let diff = try await OrgDirProcess.run(
+                ["diff", "--state", workspace.state.path, "--format", "json"], in: workspace.folder)
+            #expect(diff.status == 1, "stderr: \(diff.stderr)")
         }
-        // `$deltatoken=latest` on the first build, then one page a night (40 changes, pages of 50), the first asked
-        // twice after its 503.
-        let delta = try await graph.graphRequests().filter { $0 == "GET /v1.0/users/delta" }
-        #expect(delta.count == 4, "\(delta)")
-        let diff = try await OrgDirProcess.run(
-            ["diff", "--state", workspace.state.path, "--format", "json"], in: workspace.folder)
-        #expect(diff.status == 1, "stderr: \(diff.stderr)")
     }
 
     /// Managers reach orgdir three ways here: `$expand` on a full listing, `manager@delta` on a nightly (an id only,
     /// or none when the manager left), and `/users/{id}/manager` for a joiner whose record says nothing of one.
     @Test("with expandManager, every published manager is the second Graph's, after a full build and after nightlies")
     func managers() async throws {
-        let graph = try await IndependentGraph(people: 300, seed: 5)
-        defer { graph.stop() }
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let fields = ["displayName", "jobTitle", "manager"]
-        let build = { try await graph.build(in: workspace, settings: [("expandManager", "<true/>")]) }
-        let first = try await build()
-        #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
-        try await expectPublished(graph, in: workspace.output, "full build", fields: fields)
-        #expect(try publishedPeople(in: workspace.output).values.contains { $0["manager"] is String })
-        for round in 1...2 {
-            try await graph.churn(50)
-            let nightly = try await build()
-            #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
-            try await expectPublished(graph, in: workspace.output, "round \(round)", fields: fields)
+        try await IndependentGraph.with(people: 300, seed: 5) { graph, workspace in
+            let fields = ["displayName", "jobTitle", "manager"]
+            let build = { try await graph.build(in: workspace, settings: [("expandManager", "<true/>")]) }
+            let first = try await build()
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "full build", fields: fields)
+            #expect(try publishedPeople(in: workspace.output).values.contains { $0["manager"] is String })
+            for round in 1...2 {
+                try await graph.churn(50)
+                let nightly = try await build()
+                #expect(nightly.status == 0, "round \(round), stderr: \(nightly.stderr.suffix(3000))")
+                try await expectPublished(graph, in: workspace.output, "round \(round)", fields: fields)
+            }
+            let requests = try await graph.graphRequests()
+            #expect(requests.contains { $0.hasSuffix("/manager") }, "a joiner's manager was asked for: \(requests)")
         }
-        let requests = try await graph.graphRequests()
-        #expect(requests.contains { $0.hasSuffix("/manager") }, "a joiner's manager was asked for: \(requests)")
     }
 
     @Test("an expired delta token (410 syncStateNotFound) makes a full sync with a warning; the next night is delta")
     func expiredDeltaToken() async throws {
-        let graph = try await IndependentGraph(people: 250, seed: 6)
-        defer { graph.stop() }
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let build = { try await graph.build(in: workspace, ["--json"]) }
-        func summary(_ outcome: OrgDirProcess.Outcome) -> [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
-        }
-        #expect(try await build().status == 0)
-        try await graph.churn(30)
-        try await graph.expireDeltaTokens()
-        let resynced = try await build()
-        #expect(resynced.status == 0, "stderr: \(resynced.stderr.suffix(3000))")
-        #expect(summary(resynced)["sync"] as? String == "full", "\(summary(resynced))")
-        let warnings = summary(resynced)["warnings"] as? [String] ?? []
-        #expect(warnings.contains { $0.contains("delta token was refused") }, "\(warnings)")
-        try await expectPublished(graph, in: workspace.output, "after the full sync")
+        try await IndependentGraph.with(people: 250, seed: 6) { graph, workspace in
+            let build = { try await graph.build(in: workspace, ["--json"]) }
+            func summary(_ outcome: OrgDirProcess.Outcome) -> [String: Any] {
+                (try? JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8))) as? [String: Any] ?? [:]
+            }
+            #expect(try await build().status == 0)
+            try await graph.churn(30)
+            try await graph.expireDeltaTokens()
+            let resynced = try await build()
+            #expect(resynced.status == 0, "stderr: \(resynced.stderr.suffix(3000))")
+            #expect(summary(resynced)["sync"] as? String == "full", "\(summary(resynced))")
+            let warnings = summary(resynced)["warnings"] as? [String] ?? []
+            #expect(warnings.contains { $0.contains("delta token was refused") }, "\(warnings)")
+            try await expectPublished(graph, in: workspace.output, "after the full sync")
 
-        try await graph.churn(30)
-        let nightly = try await build()
-        #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(3000))")
-        #expect(summary(nightly)["sync"] as? String == "delta", "\(summary(nightly))")
-        try await expectPublished(graph, in: workspace.output, "the night after")
+            try await graph.churn(30)
+            let nightly = try await build()
+            #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(3000))")
+            #expect(summary(nightly)["sync"] as? String == "delta", "\(summary(nightly))")
+            try await expectPublished(graph, in: workspace.output, "the night after")
+        }
     }
 
     @Test("a wrong client secret is refused with the identity platform's reason; nothing is written")
     func wrongSecret() async throws {
-        let graph = try await IndependentGraph(people: 20, seed: 4)
-        defer { graph.stop() }
-        let workspace = try Workspace()
-        defer { workspace.remove() }
-        let refused = try await graph.build(in: workspace, secret: "not-the-secret")
-        #expect(refused.status == 77, "stderr: \(refused.stderr)")
-        #expect(refused.stderr.contains("AADSTS7000215"), "\(refused.stderr)")
-        #expect(!refused.stderr.contains("not-the-secret"), "the secret never appears in output")
-        #expect(!FileManager.default.fileExists(atPath: workspace.output.path))
-        #expect(try await graph.graphRequests().allSatisfy { $0.hasPrefix("POST") }, "no Graph request without a token")
+        try await IndependentGraph.with(people: 20, seed: 4) { graph, workspace in
+            let refused = try await graph.build(in: workspace, secret: "not-the-secret")
+            #expect(refused.status == 77, "stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("AADSTS7000215"), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("not-the-secret"), "the secret never appears in output")
+            #expect(!FileManager.default.fileExists(atPath: workspace.output.path))
+            #expect(
+                try await graph.graphRequests().allSatisfy { $0.hasPrefix("POST") }, "no Graph request without a token")
+        }
     }
 }

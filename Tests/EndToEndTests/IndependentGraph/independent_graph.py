@@ -12,6 +12,8 @@ the documented protocol but chooses differently wherever the documents leave it 
   `$deltatoken=latest`;
 - a delta round carries changed users as Graph does by default (their selected properties, those never set left
   out, a cleared one as null) and removed ones as `{"id": ..., "@removed": {"reason": "changed"}}`;
+- `$filter` on /users takes `eq` and `startswith` joined by `and` or `or` (anything else is a 400), and on delta
+  only `id eq`, as Graph's delta does;
 - names are hostile: markup, quotes, ampersands, accents, CJK;
 - a manager comes with `$expand=manager(...)` (no key for someone without one); delta refuses `$expand` and tells a
   changed manager as `manager@delta` (ids only, empty when the manager left) but says nothing of a joiner's, which
@@ -19,10 +21,10 @@ the documented protocol but chooses differently wherever the documents leave it 
 
 Prints its base URL on the first line of stdout. Test control, outside Graph's paths:
 - `POST /_control/churn?count=N` changes N people (a join, a soft delete, a new title, a cleared mobile phone, a new
-  manager, in turn);
+  manager, a move to another department, in turn);
 - `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...,
   "manager": the manager's display name}}` for everyone there now;
-- `GET /_control/requests` returns the method and path of every request so far.
+- `GET /_control/requests` returns the method, path and status of every response so far.
 
     python3 independent_graph.py [--people N] [--seed S] [--secret SECRET]
 """
@@ -85,7 +87,7 @@ class Tenant:
         ids = sorted(self.people)
         for step in range(count):
             self.version += 1
-            kind = step % 5
+            kind = step % 6
             if kind == 0:
                 person = self.add(100000 + self.version)
                 self.changes.append((self.version, person["id"], list(person)))
@@ -107,6 +109,9 @@ class Tenant:
             elif kind == 3:
                 self.people[victim]["mobilePhone"] = None
                 self.changes.append((self.version, victim, ["mobilePhone"]))
+            elif kind == 5:
+                self.people[victim]["department"] = self.random.choice(DEPARTMENTS)
+                self.changes.append((self.version, victim, ["department"]))
             else:
                 candidates = [i for i in ids if i in self.people and i != victim]
                 self.managers[victim] = self.random.choice(candidates)
@@ -118,6 +123,35 @@ class Tenant:
             return None
         return {"@odata.type": "#microsoft.graph.user", "id": manager,
                 "displayName": self.people[manager]["displayName"]}
+
+
+class UnsupportedFilter(Exception):
+    pass
+
+
+def matches(person, text):
+    """Whether `person` passes a `$filter` of the forms Graph's /users takes without advanced queries, joined by
+    `and` or `or` (no parentheses): `prop eq 'text'`, `prop eq true|false|null`, `startswith(prop,'text')`."""
+    def clause(part):
+        part = part.strip()
+        if part.startswith("startswith(") and part.endswith(")"):
+            name, _, literal = part[len("startswith("):-1].partition(",")
+            value = person.get(name.strip())
+            wanted = literal.strip()
+            if not (wanted.startswith("'") and wanted.endswith("'")):
+                raise UnsupportedFilter(part)
+            return isinstance(value, str) and value.lower().startswith(wanted[1:-1].replace("''", "'").lower())
+        name, operator, literal = part.split(" ", 2) if part.count(" ") >= 2 else (part, "", "")
+        if operator != "eq":
+            raise UnsupportedFilter(part)
+        value = person.get(name)
+        if literal.startswith("'") and literal.endswith("'"):
+            # Directory strings compare without regard to case.
+            return isinstance(value, str) and value.lower() == literal[1:-1].replace("''", "'").lower()
+        return value == {"true": True, "false": False, "null": None}.get(literal, UnsupportedFilter)
+    if " or " in text:
+        return any(clause(part) for part in text.split(" or "))
+    return all(clause(part) for part in text.split(" and "))
 
 
 def encode_token(value):
@@ -136,6 +170,7 @@ def handler_for(tenant, secret):
             pass
 
         def send_body(self, status, body, content_type, headers=()):
+            tenant.requests.append((self.command, urllib.parse.urlsplit(self.path).path, status))
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             for name, value in headers:
@@ -160,7 +195,6 @@ def handler_for(tenant, secret):
 
         def do_POST(self):
             url = urllib.parse.urlsplit(self.path)
-            tenant.requests.append(("POST", url.path))
             length = int(self.headers.get("Content-Length", 0))
             body = self.rfile.read(length).decode()
             if url.path == "/_control/expire":
@@ -187,7 +221,6 @@ def handler_for(tenant, secret):
 
         def do_GET(self):
             url = urllib.parse.urlsplit(self.path)
-            tenant.requests.append(("GET", url.path))
             query = dict(urllib.parse.parse_qsl(url.query, keep_blank_values=True))
             with tenant.lock:
                 if url.path == "/_control/people":
@@ -203,7 +236,9 @@ def handler_for(tenant, secret):
                 if url.path == "/v1.0/users/$count":
                     if self.headers.get("ConsistencyLevel") != "eventual":
                         return self.graph_error(400, "Request_BadRequest", "$count is not currently supported.")
-                    return self.send_body(200, str(len(tenant.people)).encode(), "text/plain")
+                    counted = [p for p in tenant.people.values()
+                               if not query.get("$filter") or matches(p, query["$filter"])]
+                    return self.send_body(200, str(len(counted)).encode(), "text/plain")
                 if url.path == "/v1.0/users":
                     return self.users(query)
                 if url.path == "/v1.0/users/delta":
@@ -265,6 +300,11 @@ def handler_for(tenant, secret):
                 return self.graph_error(429, "TooManyRequests", "Too many requests.", [("Retry-After", "0.4")])
             size = min(top, 137)
             ids = sorted(tenant.people)
+            if query.get("$filter"):
+                try:
+                    ids = [i for i in ids if matches(tenant.people[i], query["$filter"])]
+                except UnsupportedFilter as error:
+                    return self.graph_error(400, "Request_UnsupportedQuery", f"Unsupported Query: {error}")
             page = [self.shaped(tenant.people[i], query.get("$select"), expand=query.get("$expand"))
                     for i in ids[offset:offset + size]]
             context = self.base() + "/v1.0/$metadata#users"
@@ -281,6 +321,8 @@ def handler_for(tenant, secret):
         def delta(self, query):
             context = self.base() + "/v1.0/$metadata#users"
             link = self.base() + "/v1.0/users/delta?"
+            if "$filter" in query and not query["$filter"].startswith("id eq "):
+                return self.graph_error(400, "Request_UnsupportedQuery", "Delta supports only id eq in $filter.")
             if "$expand" in query or "$top" in query or "$orderby" in query:
                 return self.graph_error(400, "Request_UnsupportedQuery", "Unsupported query option on delta.")
             if query.get("$deltatoken") == "latest":
@@ -310,7 +352,10 @@ def handler_for(tenant, secret):
                         names = set(latest.get(person_id) or []) | set(changed or [])
                         latest[person_id] = sorted(names) if changed is not None else None
                 records = []
+                selected = set(select.split(",")) if select else set(DEFAULT_PROPERTIES)
                 for person_id, changed in latest.items():
+                    if changed is not None and not selected & set(changed):
+                        continue  # only changes to selected properties bring a user back
                     if person_id in tenant.people:
                         records.append(self.shaped(tenant.people[person_id], select, changed or []))
                     else:

@@ -4,7 +4,8 @@
 The sandbox and orgdir were written by the same hands, so a habit of one can hide in the other. This server keeps to
 the documented protocol but chooses differently wherever the documents leave it free:
 - responses are gzip-compressed when the client accepts it and sent chunked, with Graph's long OData content type;
-- pages are smaller than `$top` asks (137 people at most), and skip and delta tokens are opaque base64 of its own;
+- pages are smaller than `$top` asks (137 people at most); a listing's skip tokens are percent-encoded `X'…'` as
+  Graph's are, refused unless sent back exactly so, and delta tokens are opaque base64;
 - `$top` outside 1-999 is a 400, `/users/$count` without `ConsistencyLevel: eventual` a 400;
 - the second page of a full listing answers 429 once, with a fractional `Retry-After`, and the first delta page after
   a deltaLink 503 once;
@@ -240,7 +241,7 @@ def handler_for(tenant, secret):
                                if not query.get("$filter") or matches(p, query["$filter"])]
                     return self.send_body(200, str(len(counted)).encode(), "text/plain")
                 if url.path == "/v1.0/users":
-                    return self.users(query)
+                    return self.users(query, url.query)
                 if url.path == "/v1.0/users/delta":
                     return self.delta(query)
                 parts = url.path.split("/")
@@ -289,12 +290,20 @@ def handler_for(tenant, secret):
                 return self.graph_error(400, "BadRequest", f"Unsupported segment '{leaf}'.")
             return self.send_json(200, self.shaped(person, query.get("$select"), expand=query.get("$expand")))
 
-        def users(self, query):
+        def users(self, query, raw_query):
             top = int(query.get("$top", "100"))
             if not 1 <= top <= 999:
                 return self.graph_error(400, "Request_UnsupportedQuery",
                                         f"Invalid page size specified: '{top}'. Must be between 1 and 999 inclusive.")
-            offset = decode_token(query["$skiptoken"])["offset"] if "$skiptoken" in query else 0
+            # Graph's skip tokens look like X'4453…' and come percent-encoded in the nextLink, which the client must
+            # send as it is: a token that comes back decoded or encoded again is refused.
+            offset = 0
+            if "$skiptoken" in query:
+                raw = next((part[len("$skiptoken="):] for part in raw_query.split("&")
+                            if part.startswith("$skiptoken=")), "")
+                if not (raw.startswith("X%27") and raw.endswith("%27")):
+                    return self.graph_error(400, "Request_BadRequest", f"Invalid skip token '{raw}'.")
+                offset = int(bytes.fromhex(raw[4:-3]).decode().split(":")[1])
             if offset > 0 and not tenant.throttled:
                 tenant.throttled = True
                 return self.graph_error(429, "TooManyRequests", "Too many requests.", [("Retry-After", "0.4")])
@@ -313,9 +322,9 @@ def handler_for(tenant, secret):
             body = {"@odata.context": context, "value": page}
             if offset + size < len(ids):
                 following = {name: value for name, value in query.items() if name != "$skiptoken"}
-                following["$skiptoken"] = encode_token({"offset": offset + size})
-                body["@odata.nextLink"] = self.base() + "/v1.0/users?" + urllib.parse.urlencode(following,
-                                                                                               safe="$,()'")
+                token = ("RFNwdA:%d" % (offset + size)).encode().hex().upper()
+                body["@odata.nextLink"] = (self.base() + "/v1.0/users?" + urllib.parse.urlencode(following, safe="$,()'")
+                                           + "&$skiptoken=X%27" + token + "%27")
             self.send_json(200, body)
 
         def delta(self, query):

@@ -1,5 +1,4 @@
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "CSystemShims.h"

@@ -21,38 +21,66 @@ struct IndependentGraph {
     let server: ChildProcess
     let url: URL
 
-    init(people: Int, seed: Int) async throws {
+    /// Starts a server of `people`; `certificate` is the one the app's assertions must be signed with.
+    init(people: Int, seed: Int, certificate: URL? = nil) async throws {
         server = try ChildProcess(
             URL(fileURLWithPath: Self.python ?? "/usr/bin/python3"),
-            [Self.script.path, "--people", "\(people)", "--seed", "\(seed)", "--secret", Self.secret])
+            [Self.script.path, "--people", "\(people)", "--seed", "\(seed)", "--secret", Self.secret]
+                + (certificate.map { ["--certificate", $0.path] } ?? []))
         let line = try await server.firstLine(within: 30)
         url = try #require(URL(string: line))
     }
 
     func stop() { server.terminate() }
 
-    /// Runs `body` with a server of `people` and a fresh workspace; both go afterwards.
+    /// Runs `body` with a fresh workspace and a server of `people` (signing in with the certificate `certificate`
+    /// makes in the workspace, if any); both go afterwards.
     static func with(
-        people: Int, seed: Int, _ body: (IndependentGraph, Workspace) async throws -> Void
+        people: Int, seed: Int, certificate: (Workspace) throws -> URL? = { _ in nil },
+        _ body: (IndependentGraph, Workspace) async throws -> Void
     ) async throws {
-        let graph = try await IndependentGraph(people: people, seed: seed)
-        defer { graph.stop() }
         let workspace = try Workspace()
         defer { workspace.remove() }
+        let graph = try await IndependentGraph(people: people, seed: seed, certificate: try certificate(workspace))
+        defer { graph.stop() }
         try await body(graph, workspace)
     }
 
-    /// `orgdir build` in `workspace`, with settings pointing at this server, signing in with `secret`.
-    func build(
-        in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = [],
-        settings extra: [(String, String)] = []
+    /// `orgdir COMMAND --config <settings> arguments…` in `workspace`, with settings pointing at this server plus
+    /// `extra`, and `environment` (the client secret by default).
+    func run(
+        _ command: String, in workspace: Workspace, _ arguments: [String] = [],
+        settings extra: [(String, String)] = [], environment: [String: String] = ["ORGDIR_CLIENT_SECRET": secret]
     ) async throws -> OrgDirProcess.Outcome {
         let settings = try workspace.writeSettings(
             sandbox: url, tenant: "contoso.onmicrosoft.com", clientId: "11111111-2222-3333-4444-555555555555",
             extra: extra)
         return try await OrgDirProcess.run(
-            ["build", "--config", settings.path] + arguments, in: workspace.folder,
-            environment: ["ORGDIR_CLIENT_SECRET": secret])
+            [command, "--config", settings.path] + arguments, in: workspace.folder, environment: environment)
+    }
+
+    /// `orgdir build` in `workspace`, signing in with `secret`.
+    func build(
+        in workspace: Workspace, secret: String = Self.secret, _ arguments: [String] = [],
+        settings extra: [(String, String)] = []
+    ) async throws -> OrgDirProcess.Outcome {
+        try await run(
+            "build", in: workspace, arguments, settings: extra, environment: ["ORGDIR_CLIENT_SECRET": secret])
+    }
+
+    /// The user codes of the device sign-ins waiting for a person.
+    func waitingUserCodes() async throws -> [String] {
+        try await control("GET", "devicecodes") as? [String] ?? []
+    }
+
+    /// Signs in as the person the device code `userCode` is shown to.
+    func approve(_ userCode: String) async throws {
+        _ = try await control("POST", "approve?user_code=\(userCode)")
+    }
+
+    /// Every credential the server handed out: access and refresh tokens, device codes.
+    func issuedCredentials() async throws -> [String] {
+        try await control("GET", "issued") as? [String] ?? []
     }
 
     /// Everyone the server has now, by id: their display name, job title, mobile phone and department.
@@ -232,6 +260,85 @@ struct IndependentGraphEndToEndTests {
             #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(3000))")
             #expect(summary(nightly)["sync"] as? String == "delta", "\(summary(nightly))")
             try await expectPublished(graph, in: workspace.output, "the night after")
+        }
+    }
+
+    /// The assertion is checked by openssl, not by code of ours: PS256 with a 32-byte salt and `x5t#S256` by default,
+    /// RS256 with `x5t` where `assertionAlgorithm` asks for it. A certificate the app does not know is refused.
+    @Test(
+        "a certificate's assertion passes an openssl check and the build publishes; another certificate is refused",
+        arguments: ["PS256", "RS256"])
+    func certificate(algorithm: String) async throws {
+        try await IndependentGraph.with(
+            people: 60, seed: 8, certificate: { try SignInFixtures.makeCertificate(in: $0.folder).certificate }
+        ) { graph, workspace in
+            func settings(_ name: String) -> [(String, String)] {
+                let folder = workspace.folder.path
+                return [
+                    ("auth", "<string>certificate</string>"),
+                    ("certificateFile", "<string>\(folder)/\(name)-cert.pem</string>"),
+                    ("privateKeyFile", "<string>\(folder)/\(name)-key.pem</string>"),
+                    ("assertionAlgorithm", "<string>\(algorithm)</string>"),
+                ]
+            }
+            let signedIn = try await graph.run("build", in: workspace, settings: settings("app"), environment: [:])
+            #expect(signedIn.status == 0, "stderr: \(signedIn.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "certificate")
+
+            _ = try SignInFixtures.makeCertificate(in: workspace.folder, name: "other")
+            let refused = try await graph.run("build", in: workspace, settings: settings("other"), environment: [:])
+            #expect(refused.status == 77, "stderr: \(refused.stderr)")
+            #expect(refused.stderr.contains("AADSTS700027"), "\(refused.stderr)")
+        }
+    }
+
+    /// A person signs in once with a device code; each build then redeems the refresh token and keeps the new one
+    /// (this server refuses a redeemed one); `logout` forgets it, and a build off a terminal says to log in.
+    @Test("a device code sign-in, then builds that rotate the refresh token; no credential leaks; logout forgets it")
+    func deviceCode() async throws {
+        try await IndependentGraph.with(people: 40, seed: 9) { graph, workspace in
+            let cacheHome = workspace.folder.appendingPathComponent("cache")
+            let environment = ["XDG_CACHE_HOME": cacheHome.path]
+            let settings = [("auth", "<string>deviceCode</string>")]
+            async let signingIn = graph.run("login", in: workspace, settings: settings, environment: environment)
+            var waiting: [String] = []
+            for _ in 0..<300 where waiting.isEmpty {
+                try await Task.sleep(for: .milliseconds(100))
+                waiting = try await graph.waitingUserCodes()
+            }
+            let userCode = try #require(waiting.first, "orgdir login asked for no device code")
+            try await graph.approve(userCode)
+            let login = try await signingIn
+            #expect(login.status == 0, "stderr: \(login.stderr)")
+            #expect(login.stderr.contains(userCode), "the person is shown the code: \(login.stderr)")
+            let cacheFile = try SignInFixtures.cacheFile(in: cacheHome)
+            #expect(try SignInFixtures.mode(of: cacheFile) == 0o600)
+            let first = try SignInFixtures.refreshToken(in: cacheFile)
+
+            var outcomes = [login]
+            for _ in 0..<2 {
+                let build = try await graph.run("build", in: workspace, settings: settings, environment: environment)
+                #expect(build.status == 0, "stderr: \(build.stderr.suffix(3000))")
+                outcomes.append(build)
+            }
+            try await expectPublished(graph, in: workspace.output, "delegated")
+            #expect(try SignInFixtures.refreshToken(in: cacheFile) != first, "the refresh token was rotated")
+            let issued = try await graph.issuedCredentials()
+            #expect(issued.count >= 4)
+            let written =
+                try Array(filesWithBytes(under: workspace.output).values)
+                + Array(filesWithBytes(under: workspace.state).values)
+            for value in issued {
+                let bytes = Data(value.utf8)
+                #expect(!outcomes.contains { $0.stdout.contains(value) || $0.stderr.contains(value) }, "\(value)")
+                #expect(!written.contains { $0.range(of: bytes) != nil }, "a credential in the site or state: \(value)")
+            }
+
+            let logout = try await graph.run("logout", in: workspace, settings: settings, environment: environment)
+            #expect(logout.status == 0, "stderr: \(logout.stderr)")
+            let forgotten = try await graph.run("build", in: workspace, settings: settings, environment: environment)
+            #expect(forgotten.status == 77, "stderr: \(forgotten.stderr)")
+            #expect(forgotten.stderr.contains("orgdir login"), "\(forgotten.stderr)")
         }
     }
 

@@ -15,6 +15,10 @@ the documented protocol but chooses differently wherever the documents leave it 
   out, a cleared one as null) and removed ones as `{"id": ..., "@removed": {"reason": "changed"}}`;
 - `$filter` on /users takes `eq` and `startswith` joined by `and` or `or` (anything else is a 400), and on delta
   only `id eq`, as Graph's delta does;
+- sign-in takes a client secret, a certificate's assertion (checked with openssl: PS256 with a 32-byte salt and
+  `x5t#S256`, or RS256 with `x5t`; `aud` the token endpoint, `iss` = `sub` = the client id), or a device code a test
+  approves; refresh tokens come only with `offline_access` and rotate, a redeemed one refused as `invalid_grant`;
+  a public client's grant carrying a secret is refused;
 - names are hostile: markup, quotes, ampersands, accents, CJK;
 - a manager comes with `$expand=manager(...)` (no key for someone without one); delta refuses `$expand` and tells a
   changed manager as `manager@delta` (ids only, empty when the manager left) but says nothing of a joiner's, which
@@ -25,17 +29,25 @@ Prints its base URL on the first line of stdout. Test control, outside Graph's p
   manager, a move to another department, in turn);
 - `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...,
   "manager": the manager's display name}}` for everyone there now;
-- `GET /_control/requests` returns the method, path and status of every response so far.
+- `GET /_control/requests` returns the method, path and status of every response so far;
+- `GET /_control/devicecodes` lists the user codes waiting, `POST /_control/approve?user_code=C` approves one, and
+  `GET /_control/issued` lists every credential handed out (for the tests' leak checks).
 
-    python3 independent_graph.py [--people N] [--seed S] [--secret SECRET]
+    python3 independent_graph.py [--people N] [--seed S] [--secret SECRET] [--certificate cert.pem]
 """
 import argparse
 import base64
 import gzip
+import hashlib
 import json
+import os
 import random
+import secrets
+import subprocess
 import sys
+import tempfile
 import threading
+import time
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -155,6 +167,95 @@ def matches(person, text):
     return all(clause(part) for part in text.split(" and "))
 
 
+class Identity:
+    """The identity platform's v2.0 token and device code endpoints for one app: a client secret, a certificate whose
+    assertions are verified with the openssl command line (PS256 with a 32-byte salt and `x5t#S256`, or RS256 with
+    `x5t`), device codes a test approves, and refresh tokens that rotate: a redeemed one is refused."""
+
+    JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
+
+    def __init__(self, secret, certificate):
+        self.secret = secret
+        self.folder = tempfile.mkdtemp(prefix="independent-identity-")
+        self.public_key = self.thumbprints = None
+        if certificate:
+            self.public_key = os.path.join(self.folder, "public.pem")
+            self.openssl(["x509", "-in", certificate, "-pubkey", "-noout", "-out", self.public_key])
+            der = self.openssl(["x509", "-in", certificate, "-outform", "DER"])
+            self.thumbprints = {"x5t#S256": b64url(hashlib.sha256(der).digest()),
+                                "x5t": b64url(hashlib.sha1(der).digest())}
+        self.device_codes = {}  # device_code -> {"user_code", "approved", "scope"}
+        self.refresh_tokens = {}  # live refresh token -> scope
+        self.redeemed = set()
+        self.issued = []  # every credential handed out, for the tests' leak checks
+
+    @staticmethod
+    def openssl(arguments, data=None):
+        return subprocess.run(["openssl"] + arguments, input=data, capture_output=True, check=True).stdout
+
+    def new(self, prefix):
+        value = prefix + secrets.token_urlsafe(24)
+        self.issued.append(value)
+        return value
+
+    def tokens(self, scope):
+        """A token response for `scope`: a refresh token only when `offline_access` was asked for."""
+        body = {"token_type": "Bearer", "scope": scope, "expires_in": 3599, "ext_expires_in": 3599,
+                "access_token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + b64url(json.dumps(
+                    {"aud": "https://graph.microsoft.com", "jti": self.new("")}).encode()) + "."}
+        if "offline_access" in scope.split():
+            refresh = self.new("rt-")
+            self.refresh_tokens[refresh] = scope
+            body["refresh_token"] = refresh
+            body["id_token"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.e30."
+        return body
+
+    def assertion_error(self, assertion, client_id, audience):
+        """Why a client assertion is refused, or None when it is good."""
+        if not self.public_key:
+            return "no certificate is registered for the app"
+        try:
+            header_text, payload_text, signature_text = assertion.split(".")
+            header = json.loads(b64url_decode(header_text))
+            claims = json.loads(b64url_decode(payload_text))
+        except ValueError:
+            return "the assertion is not a JWT"
+        algorithm = header.get("alg")
+        thumbprint_key = {"PS256": "x5t#S256", "RS256": "x5t"}.get(algorithm)
+        if thumbprint_key is None:
+            return f"unsupported alg {algorithm}"
+        if header.get(thumbprint_key) != self.thumbprints[thumbprint_key] and \
+                header.get("x5t#S256") != self.thumbprints["x5t#S256"]:
+            return "no certificate with that thumbprint"
+        if claims.get("aud") != audience or claims.get("iss") != client_id or claims.get("sub") != client_id:
+            return f"aud, iss or sub wrong: {claims.get('aud')} {claims.get('iss')} {claims.get('sub')}"
+        now = time.time()
+        if not claims.get("jti") or not (claims.get("nbf", now) - 300 <= now <= claims.get("exp", 0)) or \
+                claims["exp"] - claims.get("nbf", claims["exp"]) > 3600:
+            return "jti missing or the assertion is not valid now"
+        signature = os.path.join(self.folder, secrets.token_hex(8))
+        with open(signature, "wb") as file:
+            file.write(b64url_decode(signature_text))
+        options = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"] if algorithm == "PS256" else []
+        try:
+            self.openssl(["dgst", "-sha256", "-verify", self.public_key, "-signature", signature] + options,
+                         f"{header_text}.{payload_text}".encode())
+        except subprocess.CalledProcessError:
+            return "signature validation failed"
+        finally:
+            os.remove(signature)
+        return None
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def encode_token(value):
     return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
 
@@ -163,7 +264,7 @@ def decode_token(text):
     return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
 
 
-def handler_for(tenant, secret):
+def handler_for(tenant, identity):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -206,19 +307,77 @@ def handler_for(tenant, secret):
                 with tenant.lock:
                     tenant.churn(count)
                 return self.send_json(200, {"version": tenant.version})
-            if not url.path.endswith("/oauth2/v2.0/token"):
-                return self.graph_error(404, "Request_ResourceNotFound", "Resource not found.")
+            if url.path == "/_control/approve":
+                code = urllib.parse.parse_qs(url.query).get("user_code", [""])[0]
+                approved = [entry for entry in identity.device_codes.values() if entry["user_code"] == code]
+                for entry in approved:
+                    entry["approved"] = True
+                return self.send_json(200 if approved else 404, {"approved": len(approved)})
             form = urllib.parse.parse_qs(body)
             field = lambda name: form.get(name, [""])[0]
-            if field("grant_type") != "client_credentials" or not field("scope").endswith("/.default"):
-                return self.send_json(400, {"error": "invalid_request", "error_codes": [90014],
-                                            "error_description": "AADSTS90014: a required field is missing."})
-            if field("client_secret") != secret:
-                return self.send_json(401, {"error": "invalid_client", "error_codes": [7000215],
-                                            "error_description": "AADSTS7000215: Invalid client secret provided."})
-            access = "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + encode_token({"aud": "https://graph.microsoft.com"}) + "."
-            self.send_json(200, {"token_type": "Bearer", "expires_in": 3599, "ext_expires_in": 3599,
-                                 "access_token": access})
+            if url.path.endswith("/oauth2/v2.0/devicecode"):
+                return self.device_code(field)
+            if not url.path.endswith("/oauth2/v2.0/token"):
+                return self.graph_error(404, "Request_ResourceNotFound", "Resource not found.")
+            grant = field("grant_type")
+            if grant == "client_credentials":
+                return self.client_credentials(field, url.path)
+            if field("client_secret") or field("client_assertion"):
+                return self.identity_error(401, "invalid_client", 700025,
+                                           "Client is public so neither 'client_assertion' nor 'client_secret' "
+                                           "should be presented.")
+            if grant == Identity.DEVICE_CODE:
+                entry = identity.device_codes.get(field("device_code"))
+                if entry is None:
+                    return self.identity_error(400, "bad_verification_code", 70019, "Verification code expired.")
+                if not entry["approved"]:
+                    return self.identity_error(400, "authorization_pending", 70016,
+                                               "Authorization is pending. Continue polling.")
+                del identity.device_codes[field("device_code")]
+                return self.send_json(200, identity.tokens(entry["scope"]))
+            if grant == "refresh_token":
+                token = field("refresh_token")
+                scope = identity.refresh_tokens.pop(token, None)
+                if scope is None:
+                    reason = "The provided grant has been used" if token in identity.redeemed else "Invalid grant"
+                    return self.identity_error(400, "invalid_grant", 70000, reason + ".")
+                identity.redeemed.add(token)
+                return self.send_json(200, identity.tokens(field("scope") or scope))
+            return self.identity_error(400, "unsupported_grant_type", 70003, f"The grant type '{grant}' is not "
+                                       "supported.")
+
+        def identity_error(self, status, error, code, text):
+            self.send_json(status, {"error": error, "error_codes": [code], "timestamp": "2026-11-29 00:00:00Z",
+                                    "error_description": f"AADSTS{code}: {text}"})
+
+        def client_credentials(self, field, path):
+            scope = field("scope")
+            if not scope.endswith("/.default") or " " in scope:
+                return self.identity_error(400, "invalid_scope", 70011, f"The provided value '{scope}' for the "
+                                           "input parameter 'scope' is not valid.")
+            if field("client_assertion_type") == Identity.JWT_BEARER:
+                audience = self.base() + path
+                why = identity.assertion_error(field("client_assertion"), field("client_id"), audience)
+                if why:
+                    return self.identity_error(401, "invalid_client", 700027,
+                                               f"Client assertion failed signature validation ({why}).")
+            elif field("client_secret") != identity.secret:
+                return self.identity_error(401, "invalid_client", 7000215, "Invalid client secret provided.")
+            self.send_json(200, identity.tokens(scope))
+
+        def device_code(self, field):
+            scope = field("scope")
+            if not scope:
+                return self.identity_error(400, "invalid_request", 900144, "The request body must contain the "
+                                           "following parameter: 'scope'.")
+            user_code = "".join(random.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(9))
+            device_code = identity.new("dc-")
+            identity.device_codes[device_code] = {"user_code": user_code, "approved": False, "scope": scope}
+            self.send_json(200, {
+                "user_code": user_code, "device_code": device_code,
+                "verification_uri": "https://microsoft.com/devicelogin", "expires_in": 900, "interval": 1,
+                "message": "To sign in, use a web browser to open the page https://microsoft.com/devicelogin and "
+                           f"enter the code {user_code} to authenticate."})
 
         def do_GET(self):
             url = urllib.parse.urlsplit(self.path)
@@ -232,6 +391,10 @@ def handler_for(tenant, secret):
                         for i, p in tenant.people.items()})
                 if url.path == "/_control/requests":
                     return self.send_json(200, [list(request) for request in tenant.requests])
+                if url.path == "/_control/devicecodes":
+                    return self.send_json(200, [entry["user_code"] for entry in identity.device_codes.values()])
+                if url.path == "/_control/issued":
+                    return self.send_json(200, identity.issued)
                 if not (self.headers.get("Authorization") or "").startswith("Bearer eyJ"):
                     return self.graph_error(401, "InvalidAuthenticationToken", "Access token is empty.")
                 if url.path == "/v1.0/users/$count":
@@ -387,10 +550,12 @@ def main():
     parser.add_argument("--people", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--secret", default="independent-secret")
+    parser.add_argument("--certificate", help="a PEM certificate the app signs its assertions with")
     arguments = parser.parse_args()
     tenant = Tenant(arguments.people, arguments.seed)
+    identity = Identity(arguments.secret, arguments.certificate)
     ThreadingHTTPServer.daemon_threads = True
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(tenant, arguments.secret))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(tenant, identity))
     print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
 

@@ -21,27 +21,26 @@ struct IndependentGraph {
     let server: ChildProcess
     let url: URL
 
-    /// Starts a server of `people`; `certificate` is the one the app's assertions must be signed with.
-    init(people: Int, seed: Int, certificate: URL? = nil) async throws {
+    /// Starts a server of `people`, with `arguments` for it (`--certificate`, `--federated-key`…).
+    init(people: Int, seed: Int, arguments: [String] = []) async throws {
         server = try ChildProcess(
             URL(fileURLWithPath: Self.python ?? "/usr/bin/python3"),
-            [Self.script.path, "--people", "\(people)", "--seed", "\(seed)", "--secret", Self.secret]
-                + (certificate.map { ["--certificate", $0.path] } ?? []))
+            [Self.script.path, "--people", "\(people)", "--seed", "\(seed)", "--secret", Self.secret] + arguments)
         let line = try await server.firstLine(within: 30)
         url = try #require(URL(string: line))
     }
 
     func stop() { server.terminate() }
 
-    /// Runs `body` with a fresh workspace and a server of `people` (signing in with the certificate `certificate`
-    /// makes in the workspace, if any); both go afterwards.
+    /// Runs `body` with a fresh workspace and a server of `people`, started with the arguments `server` gives (made
+    /// in the workspace: a certificate, an issuer's key); both go afterwards.
     static func with(
-        people: Int, seed: Int, certificate: (Workspace) throws -> URL? = { _ in nil },
+        people: Int, seed: Int, server: (Workspace) throws -> [String] = { _ in [] },
         _ body: (IndependentGraph, Workspace) async throws -> Void
     ) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let graph = try await IndependentGraph(people: people, seed: seed, certificate: try certificate(workspace))
+        let graph = try await IndependentGraph(people: people, seed: seed, arguments: try server(workspace))
         defer { graph.stop() }
         try await body(graph, workspace)
     }
@@ -270,7 +269,8 @@ struct IndependentGraphEndToEndTests {
         arguments: ["PS256", "RS256"])
     func certificate(algorithm: String) async throws {
         try await IndependentGraph.with(
-            people: 60, seed: 8, certificate: { try SignInFixtures.makeCertificate(in: $0.folder).certificate }
+            people: 60, seed: 8,
+            server: { ["--certificate", try SignInFixtures.makeCertificate(in: $0.folder).certificate.path] }
         ) { graph, workspace in
             func settings(_ name: String) -> [(String, String)] {
                 let folder = workspace.folder.path
@@ -339,6 +339,74 @@ struct IndependentGraphEndToEndTests {
             let forgotten = try await graph.run("build", in: workspace, settings: settings, environment: environment)
             #expect(forgotten.status == 77, "stderr: \(forgotten.stderr)")
             #expect(forgotten.stderr.contains("orgdir login"), "\(forgotten.stderr)")
+        }
+    }
+
+    /// The browser here is curl: it fetches the authorize URL and follows the redirect to orgdir's loopback
+    /// listener. The server checks the PKCE verifier against the challenge when the code is redeemed.
+    @Test("a browser sign-in: the code comes back to localhost and is redeemed with its PKCE verifier; builds run")
+    func browser() async throws {
+        try await IndependentGraph.with(people: 30, seed: 10) { graph, workspace in
+            let environment = [
+                "XDG_CACHE_HOME": workspace.folder.appendingPathComponent("cache").path,
+                "BROWSER": "curl -s -L -o /dev/null --max-time 20",
+            ]
+            let settings = [("auth", "<string>browser</string>")]
+            let login = try await graph.run(
+                "login", in: workspace, ["--browser"], settings: settings, environment: environment)
+            #expect(login.status == 0, "stderr: \(login.stderr)")
+            let build = try await graph.run("build", in: workspace, settings: settings, environment: environment)
+            #expect(build.status == 0, "stderr: \(build.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "browser")
+            let token = try await graph.graphRequests().filter { $0.hasPrefix("POST /contoso.onmicrosoft.com/oauth2") }
+            #expect(
+                token == [
+                    "POST /contoso.onmicrosoft.com/oauth2/v2.0/token 200",
+                    "POST /contoso.onmicrosoft.com/oauth2/v2.0/token 200",
+                ], "\(token)")
+        }
+    }
+
+    /// A federated token (as Kubernetes or a CI system writes it) goes out as the client assertion; the server takes
+    /// it only from the issuer it trusts, checked with openssl against that issuer's key.
+    @Test("a federated token from the trusted issuer signs in; one signed by another key is refused")
+    func federatedToken() async throws {
+        let issuer = "https://token.actions.example.com"
+        try await IndependentGraph.with(
+            people: 30, seed: 11,
+            server: { workspace in
+                let (certificate, _) = try SignInFixtures.makeCertificate(in: workspace.folder, name: "issuer")
+                let key = workspace.folder.appendingPathComponent("issuer-public.pem")
+                try SignInFixtures.openssl(
+                    ["x509", "-in", certificate.path, "-pubkey", "-noout", "-out", key.path], in: workspace.folder)
+                return ["--federated-key", key.path, "--federated-issuer", issuer]
+            }
+        ) { graph, workspace in
+            func token(signedBy name: String) throws -> URL {
+                let now = Int(Date().timeIntervalSince1970)
+                let jwt = try SignInFixtures.signJWT(
+                    claims: [
+                        "iss": issuer, "sub": "system:serviceaccount:phonebook:orgdir",
+                        "aud": "api://AzureADTokenExchange", "iat": now, "nbf": now, "exp": now + 3600,
+                    ],
+                    key: workspace.folder.appendingPathComponent("\(name)-key.pem"), in: workspace.folder)
+                let file = workspace.folder.appendingPathComponent("\(name).jwt")
+                try Data(jwt.utf8).write(to: file)
+                return file
+            }
+            let settings = [("auth", "<string>federatedToken</string>")]
+            let trusted = try await graph.run(
+                "build", in: workspace, settings: settings,
+                environment: ["AZURE_FEDERATED_TOKEN_FILE": try token(signedBy: "issuer").path])
+            #expect(trusted.status == 0, "stderr: \(trusted.stderr.suffix(3000))")
+            try await expectPublished(graph, in: workspace.output, "federated")
+
+            _ = try SignInFixtures.makeCertificate(in: workspace.folder, name: "forger")
+            let forged = try await graph.run(
+                "build", in: workspace, settings: settings,
+                environment: ["AZURE_FEDERATED_TOKEN_FILE": try token(signedBy: "forger").path])
+            #expect(forged.status == 77, "stderr: \(forged.stderr)")
+            #expect(forged.stderr.contains("AADSTS700027"), "\(forged.stderr)")
         }
     }
 

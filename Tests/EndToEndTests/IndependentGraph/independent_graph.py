@@ -16,8 +16,9 @@ the documented protocol but chooses differently wherever the documents leave it 
 - `$filter` on /users takes `eq` and `startswith` joined by `and` or `or` (anything else is a 400), and on delta
   only `id eq`, as Graph's delta does;
 - sign-in takes a client secret, a certificate's assertion (checked with openssl: PS256 with a 32-byte salt and
-  `x5t#S256`, or RS256 with `x5t`; `aud` the token endpoint, `iss` = `sub` = the client id), or a device code a test
-  approves; refresh tokens come only with `offline_access` and rotate, a redeemed one refused as `invalid_grant`;
+  `x5t#S256`, or RS256 with `x5t`; `aud` the token endpoint, `iss` = `sub` = the client id), a federated token from a
+  trusted issuer (RS256, `aud` api://AzureADTokenExchange), a device code a test approves, or a browser's
+  authorization code (redirect to http://localhost:PORT, PKCE S256 checked when the code is redeemed); refresh tokens come only with `offline_access` and rotate, a redeemed one refused as `invalid_grant`;
   a public client's grant carrying a secret is refused;
 - names are hostile: markup, quotes, ampersands, accents, CJK;
 - a manager comes with `$expand=manager(...)` (no key for someone without one); delta refuses `$expand` and tells a
@@ -34,6 +35,7 @@ Prints its base URL on the first line of stdout. Test control, outside Graph's p
   `GET /_control/issued` lists every credential handed out (for the tests' leak checks).
 
     python3 independent_graph.py [--people N] [--seed S] [--secret SECRET] [--certificate cert.pem]
+        [--federated-key issuer.pem --federated-issuer URL]
 """
 import argparse
 import base64
@@ -175,8 +177,12 @@ class Identity:
     JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     DEVICE_CODE = "urn:ietf:params:oauth:grant-type:device_code"
 
-    def __init__(self, secret, certificate):
+    FEDERATED_AUDIENCE = "api://AzureADTokenExchange"
+
+    def __init__(self, secret, certificate, federated_key=None, federated_issuer=None):
         self.secret = secret
+        self.federated_key, self.federated_issuer = federated_key, federated_issuer
+        self.codes = {}  # authorization code -> {"challenge", "redirect_uri", "scope"}
         self.folder = tempfile.mkdtemp(prefix="independent-identity-")
         self.public_key = self.thumbprints = None
         if certificate:
@@ -212,15 +218,22 @@ class Identity:
         return body
 
     def assertion_error(self, assertion, client_id, audience):
-        """Why a client assertion is refused, or None when it is good."""
-        if not self.public_key:
-            return "no certificate is registered for the app"
+        """Why a client assertion is refused, or None when it is good: a certificate's, or a token from the trusted
+        federated issuer (RS256, `aud` api://AzureADTokenExchange)."""
         try:
             header_text, payload_text, signature_text = assertion.split(".")
             header = json.loads(b64url_decode(header_text))
             claims = json.loads(b64url_decode(payload_text))
         except ValueError:
             return "the assertion is not a JWT"
+        if self.federated_issuer and claims.get("iss") == self.federated_issuer:
+            if header.get("alg") != "RS256" or claims.get("aud") != self.FEDERATED_AUDIENCE:
+                return "the federated token's alg or aud is wrong"
+            if not claims.get("exp", 0) > time.time():
+                return "the federated token has expired"
+            return self.signature_error(header_text, payload_text, signature_text, self.federated_key, [])
+        if not self.public_key:
+            return "no certificate is registered for the app"
         algorithm = header.get("alg")
         thumbprint_key = {"PS256": "x5t#S256", "RS256": "x5t"}.get(algorithm)
         if thumbprint_key is None:
@@ -234,18 +247,46 @@ class Identity:
         if not claims.get("jti") or not (claims.get("nbf", now) - 300 <= now <= claims.get("exp", 0)) or \
                 claims["exp"] - claims.get("nbf", claims["exp"]) > 3600:
             return "jti missing or the assertion is not valid now"
+        options = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"] if algorithm == "PS256" else []
+        return self.signature_error(header_text, payload_text, signature_text, self.public_key, options)
+
+    def signature_error(self, header_text, payload_text, signature_text, public_key, options):
+        """None when `signature_text` signs `header.payload` with SHA-256 under `public_key` (openssl dgst)."""
         signature = os.path.join(self.folder, secrets.token_hex(8))
         with open(signature, "wb") as file:
             file.write(b64url_decode(signature_text))
-        options = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:32"] if algorithm == "PS256" else []
         try:
-            self.openssl(["dgst", "-sha256", "-verify", self.public_key, "-signature", signature] + options,
+            self.openssl(["dgst", "-sha256", "-verify", public_key, "-signature", signature] + options,
                          f"{header_text}.{payload_text}".encode())
         except subprocess.CalledProcessError:
             return "signature validation failed"
         finally:
             os.remove(signature)
         return None
+
+    def authorize(self, query):
+        """The code for an authorization request a person has (at once) approved, or why it is refused."""
+        if query.get("response_type") != "code" or query.get("code_challenge_method") != "S256" or \
+                not query.get("code_challenge"):
+            return None, "response_type code with an S256 code_challenge is required"
+        redirect = query.get("redirect_uri", "")
+        if not redirect.startswith("http://localhost:"):
+            return None, f"the redirect URI '{redirect}' is not registered (http://localhost)"
+        code = self.new("ac-")
+        self.codes[code] = {"challenge": query["code_challenge"], "redirect_uri": redirect,
+                            "scope": query.get("scope", "")}
+        return code, None
+
+    def redeem(self, code, redirect_uri, verifier):
+        """The scope of an authorization code redeemed with its PKCE verifier, or None with why."""
+        entry = self.codes.pop(code, None)
+        if entry is None:
+            return None, "the code was redeemed already or never issued"
+        if entry["redirect_uri"] != redirect_uri:
+            return None, "the redirect_uri differs from the authorization request's"
+        if b64url(hashlib.sha256(verifier.encode()).digest()) != entry["challenge"]:
+            return None, "the code_verifier does not match the code_challenge"
+        return entry["scope"], None
 
 
 def b64url(data):
@@ -335,6 +376,11 @@ def handler_for(tenant, identity):
                                                "Authorization is pending. Continue polling.")
                 del identity.device_codes[field("device_code")]
                 return self.send_json(200, identity.tokens(entry["scope"]))
+            if grant == "authorization_code":
+                scope, why = identity.redeem(field("code"), field("redirect_uri"), field("code_verifier"))
+                if why:
+                    return self.identity_error(400, "invalid_grant", 501481, why + ".")
+                return self.send_json(200, identity.tokens(scope))
             if grant == "refresh_token":
                 token = field("refresh_token")
                 scope = identity.refresh_tokens.pop(token, None)
@@ -395,6 +441,13 @@ def handler_for(tenant, identity):
                     return self.send_json(200, [entry["user_code"] for entry in identity.device_codes.values()])
                 if url.path == "/_control/issued":
                     return self.send_json(200, identity.issued)
+                if url.path.endswith("/oauth2/v2.0/authorize"):
+                    code, why = identity.authorize(query)
+                    if why:
+                        return self.send_body(400, why.encode(), "text/plain")
+                    location = query["redirect_uri"] + "?" + urllib.parse.urlencode(
+                        {"code": code, "state": query.get("state", ""), "session_state": str(uuid.uuid4())})
+                    return self.send_body(302, b"", "text/html", [("Location", location)])
                 if not (self.headers.get("Authorization") or "").startswith("Bearer eyJ"):
                     return self.graph_error(401, "InvalidAuthenticationToken", "Access token is empty.")
                 if url.path == "/v1.0/users/$count":
@@ -551,9 +604,11 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--secret", default="independent-secret")
     parser.add_argument("--certificate", help="a PEM certificate the app signs its assertions with")
+    parser.add_argument("--federated-key", help="the public key (PEM) of a trusted federated token issuer")
+    parser.add_argument("--federated-issuer", help="that issuer's `iss`")
     arguments = parser.parse_args()
     tenant = Tenant(arguments.people, arguments.seed)
-    identity = Identity(arguments.secret, arguments.certificate)
+    identity = Identity(arguments.secret, arguments.certificate, arguments.federated_key, arguments.federated_issuer)
     ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler_for(tenant, identity))
     print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)

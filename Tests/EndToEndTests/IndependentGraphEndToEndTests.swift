@@ -30,7 +30,7 @@ struct IndependentGraph {
         url = try #require(URL(string: line))
     }
 
-    func stop() { server.terminate() }
+    func stop() { server.stop() }
 
     /// Runs `body` with a fresh workspace and a server of `people`, started with the arguments `server` gives (made
     /// in the workspace: a certificate, an issuer's key); both go afterwards.

@@ -91,6 +91,19 @@ public final class ChildProcess: @unchecked Sendable {
     /// Sends SIGTERM.
     public func terminate() { if process.isRunning { process.terminate() } }
 
+    /// Ends a child that does not end by itself (a server a test started): SIGTERM, then SIGKILL if it is still
+    /// there after `grace` seconds, and waits for it. Why the SIGKILL: a child inherits the signal mask of the thread
+    /// that starts it, and the test process's threads block SIGTERM, so a child that does not unblock it never sees it
+    /// (Python servers left running after their tests showed `SigBlk` with SIGTERM set).
+    public func stop(grace: TimeInterval = 2) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// Waits for the child to end and returns everything it printed.
     public func finish() throws -> Outcome {
         process.waitUntilExit()

@@ -45,6 +45,7 @@ import json
 import os
 import random
 import secrets
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,12 @@ class Tenant:
                 candidates = [i for i in ids if i in self.people and i != victim]
                 self.managers[victim] = self.random.choice(candidates)
                 self.changes.append((self.version, victim, ["manager"]))
+
+    def sorted_ids(self):
+        """Everyone's id in order, sorted again only after a change (a listing pages through it)."""
+        if getattr(self, "_sorted", (None, None))[0] != (self.version, len(self.people)):
+            self._sorted = ((self.version, len(self.people)), sorted(self.people))
+        return self._sorted[1]
 
     def manager_object(self, person_id):
         manager = self.managers.get(person_id)
@@ -524,7 +531,7 @@ def handler_for(tenant, identity):
                 tenant.throttled = True
                 return self.graph_error(429, "TooManyRequests", "Too many requests.", [("Retry-After", "0.4")])
             size = min(top, 137)
-            ids = sorted(tenant.people)
+            ids = tenant.sorted_ids()
             if query.get("$filter"):
                 try:
                     ids = [i for i in ids if matches(tenant.people[i], query["$filter"])]
@@ -568,7 +575,7 @@ def handler_for(tenant, identity):
             if state["since"] is None:
                 # A first round: everyone, then a deltaLink for what follows (its pages' tokens say so).
                 since = None
-                records = [self.shaped(tenant.people[i], select) for i in sorted(tenant.people)]
+                records = [self.shaped(tenant.people[i], select) for i in tenant.sorted_ids()]
             else:
                 since = state["since"]
                 latest = {}
@@ -598,7 +605,22 @@ def handler_for(tenant, identity):
     return Handler
 
 
+def end_with_parent():
+    """Ends this server when SIGTERM comes or the process that started it is gone. A child inherits its starter's
+    blocked signals (a Swift test process blocks SIGTERM), so SIGTERM is unblocked first."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main():
+    end_with_parent()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)

@@ -100,12 +100,17 @@ struct IndependentGraph {
 
     /// The Graph requests answered so far, in order, as "METHOD /path STATUS" (test control left out).
     func graphRequests() async throws -> [String] {
+        try await answered().map { "\($0.method) \($0.path) \($0.status)" }
+    }
+
+    /// The Graph requests answered so far, in order, with the client port each came from (test control left out).
+    func answered() async throws -> [(method: String, path: String, status: Int, port: Int)] {
         let entries = try await control("GET", "requests") as? [[Any]] ?? []
         return entries.compactMap { entry in
-            guard entry.count == 3, let method = entry[0] as? String, let path = entry[1] as? String,
-                let status = entry[2] as? Int, !path.hasPrefix("/_control")
+            guard entry.count == 4, let method = entry[0] as? String, let path = entry[1] as? String,
+                let status = entry[2] as? Int, let port = entry[3] as? Int, !path.hasPrefix("/_control")
             else { return nil }
-            return "\(method) \(path) \(status)"
+            return (method, path, status, port)
         }
     }
 
@@ -259,6 +264,22 @@ struct IndependentGraphEndToEndTests {
             #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(3000))")
             #expect(summary(nightly)["sync"] as? String == "delta", "\(summary(nightly))")
             try await expectPublished(graph, in: workspace.output, "the night after")
+        }
+    }
+
+    /// This server's responses stall some 40 ms on a kept-alive connection (headers and body in two sends: Nagle,
+    /// then the client's delayed acknowledgement). orgdir notices the steady stall and asks for a connection per
+    /// request from then on (`ConnectionReuse`).
+    @Test("a server that stalls kept-alive connections gets a connection per request once the stall shows")
+    func stallingServer() async throws {
+        try await IndependentGraph.with(people: 3_000, seed: 12) { graph, workspace in
+            let build = try await graph.build(in: workspace)
+            #expect(build.status == 0, "stderr: \(build.stderr.suffix(3000))")
+            let listing = try await graph.answered().filter { $0.path == "/v1.0/users" && $0.status == 200 }
+            #expect(listing.count == 22, "3,000 people in pages of 137")
+            let ports = listing.map(\.port)
+            #expect(Set(ports.prefix(3)).count == 1, "a connection kept at first: \(ports)")
+            #expect(Set(ports.suffix(5)).count == 5, "a connection of its own each at the end: \(ports)")
         }
     }
 

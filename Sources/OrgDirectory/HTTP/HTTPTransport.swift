@@ -10,6 +10,8 @@ import Foundation
 /// pointed; callers see the 3xx response and decide. Everything above this type works with plain values.
 public final class HTTPTransport: Sendable {
     private let session: URLSession
+    /// Whether plain-HTTP requests keep their connection (`ConnectionReuse` says why they may not).
+    private let reuse = ConnectionReuse()
 
     /// - Parameter timeout: seconds a request may wait for data before it counts as a failed connection.
     public init(timeout: TimeInterval = 60) {
@@ -31,8 +33,13 @@ public final class HTTPTransport: Sendable {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let plain = request.url.scheme == "http"
+        let ownConnection = plain ? await reuse.closesNext() : false
+        if ownConnection { urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
         do {
+            let started = ContinuousClock.now
             let (data, response) = try await session.data(for: urlRequest)
+            if plain { await reuse.record(ContinuousClock.now - started, closed: ownConnection) }
             guard let http = response as? HTTPURLResponse else { throw TransportError.notHTTP }
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {

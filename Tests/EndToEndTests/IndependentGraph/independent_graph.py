@@ -3,7 +3,9 @@
 
 The sandbox and orgdir were written by the same hands, so a habit of one can hide in the other. This server keeps to
 the documented protocol but chooses differently wherever the documents leave it free:
-- responses are gzip-compressed when the client accepts it and sent chunked, with Graph's long OData content type;
+- responses are gzip-compressed when the client accepts it and sent chunked, with Graph's long OData content type,
+  headers and body in separate `send`s: on a kept-alive connection each response then waits some 40 ms for the
+  client's delayed acknowledgement (Nagle), as simple servers' do;
 - pages are smaller than `$top` asks (137 people at most); a listing's skip tokens are percent-encoded `X'…'` as
   Graph's are, refused unless sent back exactly so, and delta tokens are opaque base64;
 - `$top` outside 1-999 is a 400, `/users/$count` without `ConsistencyLevel: eventual` a 400;
@@ -30,7 +32,7 @@ Prints its base URL on the first line of stdout. Test control, outside Graph's p
   manager, a move to another department, in turn);
 - `GET /_control/people` returns `{"id": {"displayName": ..., "jobTitle": ..., "mobilePhone": ..., "department": ...,
   "manager": the manager's display name}}` for everyone there now;
-- `GET /_control/requests` returns the method, path and status of every response so far;
+- `GET /_control/requests` returns the method, path, status and client port of every response so far;
 - `GET /_control/devicecodes` lists the user codes waiting, `POST /_control/approve?user_code=C` approves one, and
   `GET /_control/issued` lists every credential handed out (for the tests' leak checks).
 
@@ -71,6 +73,7 @@ class Tenant:
         self.random = random.Random(seed)
         self.people = {}
         self.managers = {}  # id -> the manager's id, or None
+        self.added = []  # every id in the order added (a manager is picked among them; one who left is no manager)
         self.version = 0
         self.changes = []  # (version, id, changed property names or None for a removal)
         self.lock = threading.Lock()
@@ -95,8 +98,9 @@ class Tenant:
             "accountEnabled": True, "userType": "Member", "employeeId": None, "preferredLanguage": "en-US",
         }
         # A manager among those already there (not a property: `$expand=manager` or `manager@delta` tell it).
-        self.managers[person["id"]] = self.random.choice(sorted(self.people)) if len(self.people) > 5 else None
+        self.managers[person["id"]] = self.random.choice(self.added) if len(self.added) > 5 else None
         self.people[person["id"]] = person
+        self.added.append(person["id"])
         return person
 
     def churn(self, count):
@@ -320,7 +324,8 @@ def handler_for(tenant, identity):
             pass
 
         def send_body(self, status, body, content_type, headers=()):
-            tenant.requests.append((self.command, urllib.parse.urlsplit(self.path).path, status))
+            tenant.requests.append((self.command, urllib.parse.urlsplit(self.path).path, status,
+                                    self.client_address[1]))
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             for name, value in headers:

@@ -49,9 +49,18 @@ struct TenantRun {
 
     /// A member of the tenant (the first with `offset` 0), with `jobTitle` changed in the sandbox.
     func retitle(_ offset: Int, as jobTitle: String) async throws -> SandboxUser {
-        var user = await sandbox.users.filter { $0.kind == .member }[offset]
+        try await sandbox.retitle(offset, as: jobTitle)
+    }
+}
+
+extension GraphSandbox {
+    /// A member of the tenant (the first with `offset` 0), with `jobTitle` changed: the change most tests make
+    /// between two runs, since every page and export shows it.
+    @discardableResult
+    func retitle(_ offset: Int, as jobTitle: String) async throws -> SandboxUser {
+        var user = users.filter { $0.kind == .member }[offset]
         user.jobTitle = jobTitle
-        try await sandbox.mutate(.update(user))
+        try mutate(.update(user))
         return user
     }
 }

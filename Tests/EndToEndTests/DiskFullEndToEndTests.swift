@@ -85,17 +85,6 @@ struct SmallFileSystem {
     }()
 }
 
-/// The job titles in a published people.json, by id.
-func publishedJobTitles(in output: URL) throws -> [String: String] {
-    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
-    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-    var titles: [String: String] = [:]
-    for person in people {
-        if let id = person["id"] as? String, let title = person["jobTitle"] as? String { titles[id] = title }
-    }
-    return titles
-}
-
 @Suite(
     "Output and state on a small, full or read-only file system, end to end", .serialized,
     .enabled(if: SmallFileSystem.canMount, "needs the right to mount a tmpfs to make a disk that fills"))
@@ -151,19 +140,14 @@ struct DiskFullEndToEndTests {
     func nightlyOnAFullDisk() async throws {
         try await onASmallDisk("output", seed: 11) { setup in
             let (sandbox, output, disk) = (setup.sandbox, setup.folder, setup.disk)
-            let members = await sandbox.users.filter { $0.kind == .member }
             // A first build, then a first nightly: it leaves the replaced site as the spare the next one writes into.
             #expect(try await setup.build().status == 0)
-            var first = members[0]
-            first.jobTitle = "Head of Free Space"
-            try await sandbox.mutate(.update(first))
+            let first = try await sandbox.retitle(0, as: "Head of Free Space")
             let nightly = try await setup.build()
             #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(2000))")
             #expect(FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent(".Output.spare").path))
 
-            var second = members[1]
-            second.jobTitle = "Chief Disk Filler"
-            try await sandbox.mutate(.update(second))
+            let second = try await sandbox.retitle(1, as: "Chief Disk Filler")
             // Joiners too: their pages are new files, which a full disk has no room for. A change alone may not need
             // any: a page written over in the spare can fit in the room its old text had.
             for number in 1...20 {
@@ -224,9 +208,7 @@ struct DiskFullEndToEndTests {
             let (state, disk, workspace) = (setup.folder, setup.disk, setup.workspace)
             #expect(try await setup.build().status == 0)
             let snapshots = try setup.savedSnapshots(in: state)
-            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
-            mover.jobTitle = "Keeper of the State"
-            try await setup.sandbox.mutate(.update(mover))
+            let mover = try await setup.sandbox.retitle(0, as: "Keeper of the State")
             let site = try workspace.outputFingerprint()
 
             try disk.fill()
@@ -263,9 +245,7 @@ struct DiskFullEndToEndTests {
     func readOnlyOutput() async throws {
         try await onASmallDisk("output", seed: 14) { setup in
             #expect(try await setup.build().status == 0)
-            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
-            mover.jobTitle = "Keeper of the Read-Only"
-            try await setup.sandbox.mutate(.update(mover))
+            let mover = try await setup.sandbox.retitle(0, as: "Keeper of the Read-Only")
             let site = try filesWithBytes(under: setup.folder)
             let snapshots = try setup.savedSnapshots(in: setup.workspace.state)
 
@@ -290,9 +270,7 @@ struct DiskFullEndToEndTests {
     func readOnlyState() async throws {
         try await onASmallDisk("state", seed: 16) { setup in
             #expect(try await setup.build().status == 0)
-            var mover = await setup.sandbox.users.filter { $0.kind == .member }[0]
-            mover.jobTitle = "Keeper of the Read-Only State"
-            try await setup.sandbox.mutate(.update(mover))
+            let mover = try await setup.sandbox.retitle(0, as: "Keeper of the Read-Only State")
             let site = try setup.workspace.outputFingerprint()
             let snapshots = try setup.savedSnapshots(in: setup.folder)
 

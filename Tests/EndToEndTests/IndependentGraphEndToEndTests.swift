@@ -11,9 +11,7 @@ import Testing
 /// smaller than asked, a 429 with a fractional Retry-After, delta records that leave out what was never set, hostile
 /// names. The sandbox and orgdir share their authors' habits; this server does not.
 struct IndependentGraph {
-    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    static let python = ChildProcess.python3
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("IndependentGraph/independent_graph.py")
     static let secret = "independent-secret"
@@ -120,15 +118,6 @@ struct IndependentGraph {
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONSerialization.jsonObject(with: data)
     }
-}
-
-/// Each published person's people.json object, by id.
-func publishedPeople(in output: URL) throws -> [String: [String: Any]] {
-    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
-    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-    var byID: [String: [String: Any]] = [:]
-    for person in people { if let id = person["id"] as? String { byID[id] = person } }
-    return byID
 }
 
 @Suite(

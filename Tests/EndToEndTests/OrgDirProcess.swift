@@ -104,3 +104,22 @@ func filesWithBytes(under folder: URL) throws -> [String: Data] {
     }
     return result
 }
+
+/// Each person of the people.json published in `output`, by id: what the tests read back of a published site.
+func publishedPeople(in output: URL) throws -> [String: [String: Any]] {
+    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
+    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    var byID: [String: [String: Any]] = [:]
+    for person in people { if let id = person["id"] as? String { byID[id] = person } }
+    return byID
+}
+
+/// The ids in the people.json published in `output`.
+func publishedIds(in output: URL) throws -> Set<String> {
+    Set(try publishedPeople(in: output).keys)
+}
+
+/// The job titles in the people.json published in `output`, by id.
+func publishedJobTitles(in output: URL) throws -> [String: String] {
+    try publishedPeople(in: output).compactMapValues { $0["jobTitle"] as? String }
+}

@@ -7,13 +7,6 @@ func publishedIds(_ workspace: Workspace) throws -> Set<String> {
     try publishedIds(in: workspace.output)
 }
 
-/// The ids in the people.json published in `output`.
-func publishedIds(in output: URL) throws -> Set<String> {
-    let data = try Data(contentsOf: output.appendingPathComponent("people.json"))
-    let people = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-    return Set(people.compactMap { $0["id"] as? String })
-}
-
 /// Seconds between two recorded requests.
 func secondsBetween(_ first: RecordedRequest, _ second: RecordedRequest) -> Double {
     let (seconds, attoseconds) = (second.receivedAt - first.receivedAt).components

@@ -85,6 +85,12 @@ public final class ChildProcess: @unchecked Sendable {
         return merged
     }
 
+    /// python3 on this machine (Debian's, which `make test` installs, else a local one), or nil: the tests that run
+    /// Python (independent parsers, the second Graph) are then skipped with a message.
+    public static let python3: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
     public var isRunning: Bool { process.isRunning }
     public var processIdentifier: Int32 { process.processIdentifier }
 

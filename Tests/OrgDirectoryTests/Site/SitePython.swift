@@ -5,9 +5,7 @@ import TestSupport
 /// satisfy, so our own readers are not the only judge of our own writers.
 enum SitePython {
     /// python3 on this machine, or nil (the tests that need it are then skipped with a message).
-    static let executable: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    static let executable = ChildProcess.python3
 
     /// What a script printed and how it ended.
     struct Outcome {

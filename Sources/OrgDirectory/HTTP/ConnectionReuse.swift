@@ -2,9 +2,10 @@
 ///
 /// Why: a simple server that writes a response's headers and its body with two `send`s stalls on a kept-alive
 /// connection. Nagle's algorithm holds the body until the headers are acknowledged, and the client's kernel delays that
-/// acknowledgement by some 40 ms. Against such a server (a Python `http.server` speaking HTTP/1.1), each page of a
-/// 100,000-person listing took about 50 ms instead of 3, and the whole build 37.8 s instead of 7.1 s. `curl` with and
-/// without `Connection: close` showed the same difference.
+/// acknowledgement by some 40 ms. Against such a server (the test suite's Python Graph, `independent_graph.py
+/// --people 100000`), each page of the listing took about 50 ms instead of 3: a full build 37.2 s, and 7.2 s with this
+/// policy (Benchmarks/README.md, 10:23 on 2026-11-29, gives the runs). `curl` fetching one page four times over one
+/// connection took 4, 43, 44 and 44 ms, and 2.6–3.9 ms each with `Connection: close`.
 ///
 /// A new connection for every request is no answer for everyone, though. It cost our own sandbox's full build 5 %
 /// (`Benchmarks/ab.sh OLD NEW 4 100000`: 3.54 → 3.73 s). So connections are kept until requests show the stall's mark:

@@ -219,13 +219,13 @@ class Identity:
     def tokens(self, scope):
         """A token response for `scope`: a refresh token only when `offline_access` was asked for."""
         body = {"token_type": "Bearer", "scope": scope, "expires_in": 3599, "ext_expires_in": 3599,
-                "access_token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + b64url(json.dumps(
-                    {"aud": "https://graph.microsoft.com", "jti": self.new("")}).encode()) + "."}
+                "access_token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + encode_token(
+                    {"aud": "https://graph.microsoft.com", "jti": self.new("")}) + "."}
         if "offline_access" in scope.split():
             refresh = self.new("rt-")
             self.refresh_tokens[refresh] = scope
             body["refresh_token"] = refresh
-            body["id_token"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.e30."
+            body["id_token"] = "eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0." + encode_token({}) + "."
         return body
 
     def assertion_error(self, assertion, client_id, audience):
@@ -233,8 +233,8 @@ class Identity:
         federated issuer (RS256, `aud` api://AzureADTokenExchange)."""
         try:
             header_text, payload_text, signature_text = assertion.split(".")
-            header = json.loads(b64url_decode(header_text))
-            claims = json.loads(b64url_decode(payload_text))
+            header = decode_token(header_text)
+            claims = decode_token(payload_text)
         except ValueError:
             return "the assertion is not a JWT"
         if self.federated_issuer and claims.get("iss") == self.federated_issuer:
@@ -309,11 +309,12 @@ def b64url_decode(text):
 
 
 def encode_token(value):
-    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+    """`value` as JSON in base64url: this server's opaque tokens, and the parts of an unsigned JWT."""
+    return b64url(json.dumps(value).encode())
 
 
 def decode_token(text):
-    return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    return json.loads(b64url_decode(text))
 
 
 def handler_for(tenant, identity):

@@ -74,7 +74,7 @@ public struct BuildPipeline: Sendable {
         // which says why): only a run with a snapshot to build on has any worth reading.
         let tokenContext = SearchTokenCache.context(hiding: settings.siteOptions.hideFields)
         let tokenStore = SearchTokenCacheStore(stateDirectory: settings.stateDirectory)
-        let loadingSearchTokens: (@Sendable () -> SearchTokenCache?)? =
+        let loadingSearchTokens: (@Sendable () -> StoredSearchTokens?)? =
             latest == nil ? nil : { @Sendable in tokenStore.load(context: tokenContext) }
         let rowStore = ExportRowStore(stateDirectory: settings.stateDirectory)
         async let exportRows = latest == nil ? nil : rowStore.load()
@@ -391,7 +391,7 @@ public struct BuildPipeline: Sendable {
         _ people: [User], with renderer: SiteRenderer, generatedAt: Date, history: ChangeHistory,
         early: (staging: StagingDirectory, people: PrerenderedPeople)?,
         searchTokens: (
-            load: (@Sendable () -> SearchTokenCache?)?, store: SearchTokenCacheStore, context: RenderFingerprint
+            load: (@Sendable () -> StoredSearchTokens?)?, store: SearchTokenCacheStore, context: RenderFingerprint
         ),
         exportRows: (previous: ExportRows?, store: ExportRowStore),
         fingerprints: (stored: RenderFingerprintStore.Stored, store: RenderFingerprintStore),

@@ -48,9 +48,10 @@ public struct SearchTokenCacheStore: Sendable {
         })
     }
 
-    /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil.
-    func load(context: RenderFingerprint) -> SearchTokenCache? {
-        cache.read { SearchTokenCache.decode($0, context: context) }
+    /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil: mapped, read only as
+    /// far as `StoredSearchTokens` says (the rest when the render asks for the whole cache).
+    func load(context: RenderFingerprint) -> StoredSearchTokens? {
+        MappedFile(path: cache.url.path).flatMap { StoredSearchTokens.read($0, context: context) }
     }
 
     /// Replaces the stored cache; on failure, removes it and rethrows.

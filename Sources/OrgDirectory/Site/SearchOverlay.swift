@@ -121,17 +121,17 @@ struct SearchOverlayPlan: Sendable {
     ///
     /// A night that makes a new base anyway finds everyone's tokens in the cache through these numbers.
     static func locate(
-        directory: SiteDirectory, cache: SearchTokenCache, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil
+        directory: SiteDirectory, cache: StoredSearchTokens, match: RowMatch? = nil, previousRows: SearchBaseRows? = nil
     ) -> SearchBaseRows? {
         guard let base = cache.base else { return nil }
         let count = directory.people.count
-        let baseCount = cache.ids.count
+        let baseCount = cache.count
         let irregular = Set(base.irregularSlugs)
         var baseAt = [UInt32](repeating: SearchBaseRows.overlay, count: count)
         var kept = [Bool](repeating: false, count: baseCount)
         func claim(_ number: Int, _ position: Int) {
             guard number < baseCount, !kept[number], baseAt[position] == SearchBaseRows.overlay,
-                directory.recordDigest(at: position) == cache.entries[number].key,
+                directory.recordDigest(at: position) == cache.keys[number],
                 !irregular.contains(UInt32(number)), !directory.hasLengthenedSlug(at: position)
             else { return }
             baseAt[position] = UInt32(number)
@@ -154,7 +154,7 @@ struct SearchOverlayPlan: Sendable {
             }
         }
         for number in 0..<baseCount where !kept[number] {
-            if let position = directory.positionByID[cache.ids[number]] { claim(number, position) }
+            if let id = cache.id(at: number), let position = directory.positionByID[id] { claim(number, position) }
         }
         return SearchBaseRows(base: base.id, numbers: baseAt)
     }
@@ -162,14 +162,14 @@ struct SearchOverlayPlan: Sendable {
     /// The plan for people located in the base (`locate`), when that base is the `published` one, the overlay holds
     /// at most `largestShare` of the people and the base's order holds; nil means: build a new base.
     static func make(
-        located rows: SearchBaseRows, cache: SearchTokenCache, largestShare: Double = largestShare,
+        located rows: SearchBaseRows, cache: StoredSearchTokens, largestShare: Double = largestShare,
         published: PublishedSearchBase?
     ) -> SearchOverlayPlan? {
         guard largestShare > 0, let base = cache.base, let published, base.id == published.id, rows.base == base.id
         else { return nil }
         let baseAt = rows.numbers
         let count = baseAt.count
-        let baseCount = cache.ids.count
+        let baseCount = cache.count
         var kept = [Bool](repeating: false, count: baseCount)
         var people: [Int] = []
         var last = -1

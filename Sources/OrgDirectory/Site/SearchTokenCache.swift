@@ -132,7 +132,7 @@ extension SearchTokenCache {
 // MARK: - File format
 
 extension SearchTokenCache {
-    private static let magic = Array("orgdir-search-tokens\n".utf8)
+    static let magic = Array("orgdir-search-tokens\n".utf8)
 
     /// The cache as bytes, written through `out` (`StateCacheFile.replace(encodingInPieces:)`): a header line, the
     /// context digest, the tokens, then each person (id, key, tokens) in the order collected (display order: sorting
@@ -199,20 +199,24 @@ extension SearchTokenCache {
             ids.append(id)
             entries.append(Entry(key: key, tokens: tokens))
         }
-        guard let hasBase: UInt8 = reader.number(), hasBase <= 1 else { return nil }
-        var base: SearchBase?
-        if hasBase == 1 {
-            guard let id = reader.digest(), let count: UInt32 = reader.number(), Int(count) <= reader.remaining / 4
-            else { return nil }
-            var irregular: [UInt32] = []
-            for _ in 0..<count {
-                guard let number: UInt32 = reader.number(), number < personCount else { return nil }
-                irregular.append(number)
-            }
-            base = SearchBase(id: id, irregularSlugs: irregular)
-        }
-        guard reader.remaining == 0 else { return nil }
+        guard let base = decodeBase(&reader, personCount: personCount), reader.remaining == 0 else { return nil }
         // Not indexed by id here: a run that matches its people's export rows finds their entries by position.
         return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: false, base: base)
+    }
+
+    /// The file's last part: the base its `personCount` entries were made into, `.some(nil)` when there is none;
+    /// nil when that part is damaged.
+    static func decodeBase(_ reader: inout BinaryReader, personCount: UInt32) -> SearchBase?? {
+        guard let hasBase: UInt8 = reader.number(), hasBase <= 1 else { return nil }
+        guard hasBase == 1 else { return .some(nil) }
+        guard let id = reader.digest(), let count: UInt32 = reader.number(), Int(count) <= reader.remaining / 4
+        else { return nil }
+        var irregular: [UInt32] = []
+        irregular.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let number: UInt32 = reader.number(), number < personCount else { return nil }
+            irregular.append(number)
+        }
+        return SearchBase(id: id, irregularSlugs: irregular)
     }
 }

@@ -6,16 +6,17 @@
 /// (`ParallelWork.performOnOwnThreads`) the round comes in as the decode ends, and handed over as `loading` the tokens
 /// are read beside the directory's making (`Benchmarks/ab-nightly.sh OLD NEW 12`, both orders: nightly medians
 /// 0.500 -> 0.480 s and 0.530 -> 0.500 s; "sign-in and sync" 124 -> 95 ms and 149 -> 105 ms).
+/// Loaded, they are read only as far as `StoredSearchTokens` says: most nights need no more than each entry's key.
 public enum SearchTokenSource: Sendable {
     /// Tokens read already (tests, library callers).
     case given(SearchTokenCache)
     /// Read by the render, while it makes the directory; nil from the reader when there are none worth using.
-    case loading(@Sendable () -> SearchTokenCache?)
+    case loading(@Sendable () -> StoredSearchTokens?)
 
-    /// The tokens: read now, when they are to be loaded.
-    func tokens() -> SearchTokenCache? {
+    /// The tokens: read now, when they are to be loaded (as far as `StoredSearchTokens` reads them at first).
+    func tokens() -> StoredSearchTokens? {
         switch self {
-        case .given(let cache): cache
+        case .given(let cache): StoredSearchTokens(cache)
         case .loading(let load): load()
         }
     }

@@ -10,7 +10,7 @@ struct SiteRenderJob: Sendable {
     /// The retained change history, for `changes.html`, the feed and the person pages' history sections.
     let history: SiteHistory
     /// The run before's search tokens (see `SearchTokenCache`), and whether to hand everyone's back.
-    var tokenCache: SearchTokenCache? = nil
+    var tokenCache: StoredSearchTokens? = nil
     var keepsTokenCache = false
     /// Each person's entry in `tokenCache`, by display position, when known (see `SearchIndexBuilder`).
     var tokenCacheRows: [UInt32]? = nil
@@ -277,7 +277,8 @@ struct SiteRenderJob: Sendable {
     func renderSearch(_ part: SearchPart, to output: some SiteOutput) throws(SiteError) -> SearchPiece {
         var piece = SearchPiece()
         var builder = SearchIndexBuilder()
-        builder.tokenCache = tokenCache
+        // The whole cache only for the part that numbers tokens: it is decoded here when no overlay took the night.
+        builder.tokenCache = part == .tokens ? tokenCache?.whole() : nil
         builder.keepsTokenCache = keepsTokenCache
         builder.rowMatch = rowMatch
         builder.cacheRows = tokenCacheRows

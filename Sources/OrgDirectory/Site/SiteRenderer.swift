@@ -117,8 +117,11 @@ public struct SiteRenderer: Sendable {
             else { return nil }
             let publishedBase = published.flatMap(PublishedSearchBase.init(publishedIn:))
             let plan = SearchOverlayPlan.make(located: rows, cache: cache, published: publishedBase)
-            // A new base copies the records of the people located in the published one from its files.
+            // A new base copies the records of the people located in the published one from its files, and numbers
+            // everyone's tokens from the whole cache: decoded here, beside the other merge, rather than in the token
+            // part of the render, where the other parts would wait for it.
             let records = plan == nil ? publishedBase.flatMap { SearchBaseRecords(published: $0, rows: rows) } : nil
+            if plan == nil { _ = cache.whole() }
             return (rows, plan, records)
         }
         let ((previousByPosition, placedHistory), (inPlaceMerged, located)) = BothAtOnce.run(

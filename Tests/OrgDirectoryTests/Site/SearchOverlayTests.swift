@@ -470,9 +470,10 @@ extension SearchOverlayPlan {
     static func make(
         directory: SiteDirectory, cache: SearchTokenCache, publishedBase: RenderFingerprint?
     ) -> SearchOverlayPlan? {
-        locate(directory: directory, cache: cache).flatMap {
+        let stored = StoredSearchTokens(cache)
+        return locate(directory: directory, cache: stored).flatMap {
             make(
-                located: $0, cache: cache,
+                located: $0, cache: stored,
                 published: publishedBase.map {
                     PublishedSearchBase(id: $0, files: [], folder: "", people: cache.ids.count, recordChunk: 32)
                 })

@@ -109,6 +109,17 @@ struct SearchOverlayPlan: Sendable {
     /// overlay is about 150 small files, and a first search loads its list (about 60 KB) and one token file.
     static let largestShare = 0.05
 
+    /// Whether tonight will likely make a new base, before the directory says: the overlay of the night before
+    /// (`previousRows`, nil when that night made a base) and tonight's `changed` people (joined, left or changed) come
+    /// near `largestShare` of the `people`. Such a night numbers everyone's tokens from the whole kept cache, which is
+    /// then decoded beside the directory's making, as every night did before `StoredSearchTokens`; decoded once the
+    /// plan was known, it lengthened such a night's render by some 50 ms (`Benchmarks/ab-nightly.sh` with
+    /// CHANGE_PERCENT=4). A wrong guess costs only that decode, or that wait.
+    static func likelyNewBase(previousRows: SearchBaseRows?, changed: Int, people: Int) -> Bool {
+        let overlaid = previousRows?.numbers.reduce(0) { $0 + ($1 == SearchBaseRows.overlay ? 1 : 0) } ?? 0
+        return Double(overlaid + changed) > 0.8 * largestShare * Double(max(people, 1))
+    }
+
     /// Everyone's base number in the base `cache` describes (by display position, `SearchBaseRows.overlay` for
     /// people not shown as the base shows them); nil when the cache names no base.
     ///

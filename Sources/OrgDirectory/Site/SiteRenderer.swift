@@ -72,7 +72,17 @@ public struct SiteRenderer: Sendable {
         keepingPreparations: Bool = false,
         savingPreparations: PreparationSaving? = nil, reach: PageReach? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
-        async let loadedSearchTokens = searchTokens?.tokens()
+        // Read beside the directory's making: the keys, and the whole cache too when the night will likely need it.
+        let wholeTokens =
+            reach.map {
+                SearchOverlayPlan.likelyNewBase(
+                    previousRows: searchBaseRows, changed: $0.managers.count, people: people.count)
+            } ?? true
+        async let loadedSearchTokens = { () -> StoredSearchTokens? in
+            let stored = searchTokens?.tokens()
+            if wholeTokens { _ = stored?.whole() }
+            return stored
+        }()
         var built = await SiteDirectory.build(
             users: people, hiding: options.hideFields, early: prerendered, kept: preparations,
             keepingPreparations: keepingPreparations)

@@ -71,6 +71,10 @@ public struct StoredSearchTokens: Sendable {
         }
         guard let base = SearchTokenCache.decodeBase(&reader, personCount: personCount), reader.remaining == 0
         else { return nil }
+        // The pages read go back (the keys are copied out): kept, the mapping stayed in the run's resident set to its
+        // end, and a night making a new base peaked some 13 MiB higher (`Benchmarks/ab-nightly.sh` with
+        // CHANGE_PERCENT=4). An id asked for later reads its page again.
+        file.release(0..<file.bytes.count)
         return StoredSearchTokens(
             keys: keys, base: base,
             source: Source(mapped: file, context: context, idOffsets: idOffsets))
@@ -113,7 +117,10 @@ public struct StoredSearchTokens: Sendable {
         func whole() -> SearchTokenCache? {
             decoded.withLock { cache in
                 if let known = cache { return known }
-                let made = file.flatMap { SearchTokenCache.decode($0.bytes, context: context) }
+                let made = file.flatMap { file in
+                    defer { file.release(0..<file.bytes.count) }
+                    return SearchTokenCache.decode(file.bytes, context: context)
+                }
                 cache = .some(made)
                 return made
             }

@@ -462,6 +462,24 @@ struct SearchOverlayTests {
         #expect(plan.people == directory.lengthenedSlugs, "unchanged, but in the overlay")
         #expect(plan.gone == directory.lengthenedSlugs)
     }
+
+    @Test("a new base is expected when last night's overlay and tonight's changes come near the share an overlay holds")
+    func likelyNewBaseFromLastOverlayAndTonight() {
+        let overlay = SearchBaseRows.overlay
+        // 1,000 people: an overlay holds 50; from 41 on (above 80 % of that) the whole cache is read early.
+        #expect(!SearchOverlayPlan.likelyNewBase(previousRows: nil, changed: 10, people: 1_000))
+        #expect(!SearchOverlayPlan.likelyNewBase(previousRows: nil, changed: 40, people: 1_000))
+        #expect(SearchOverlayPlan.likelyNewBase(previousRows: nil, changed: 41, people: 1_000))
+        let rows = { (overlaid: Int) in
+            SearchBaseRows(
+                base: RenderFingerprint(high: 1, low: 2),
+                numbers: (0..<1_000).map { $0 < overlaid ? overlay : UInt32($0) })
+        }
+        #expect(!SearchOverlayPlan.likelyNewBase(previousRows: rows(30), changed: 10, people: 1_000))
+        #expect(SearchOverlayPlan.likelyNewBase(previousRows: rows(30), changed: 11, people: 1_000))
+        #expect(SearchOverlayPlan.likelyNewBase(previousRows: rows(60), changed: 0, people: 1_000))
+        #expect(!SearchOverlayPlan.likelyNewBase(previousRows: nil, changed: 0, people: 0), "nobody: nothing to read")
+    }
 }
 
 extension SearchOverlayPlan {

@@ -8,7 +8,8 @@ import Synchronization
 /// the base and the ids of the few base people it could not place by row. Decoded whole, the file made a string of
 /// every id and token and a list of every person's tokens, 64 of some 890 samples of a 100,000-person nightly
 /// (`PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`), on one core beside the directory's making, which then had
-/// the other core alone. Most nights write an overlay; a night that makes a new base still decodes the whole file.
+/// the other core alone. At 1 % of the people changed a night, some six nights in seven write an overlay (Benchmarks/
+/// README.md, 2026-11-27 15:33); a night that makes a new base still decodes the whole file.
 public struct StoredSearchTokens: Sendable {
     /// Each entry's key (the digest of the record its tokens were made from), by entry number.
     let keys: [RenderFingerprint]

@@ -169,17 +169,13 @@ extension SearchTokenCache {
     /// version, other hidden fields, a file cut short or damaged).
     static func decode(_ bytes: UnsafeRawBufferPointer, context: RenderFingerprint) -> SearchTokenCache? {
         var reader = BinaryReader(bytes: bytes)
-        guard reader.take(magic.count).elementsEqual(magic),
-            reader.digest() == context,
-            let tokenCount: UInt32 = reader.number()
-        else { return nil }
+        guard let tokenCount = decodeHeader(&reader, context: context) else { return nil }
         var table = SearchTokenTable()
         for _ in 0..<tokenCount {
             guard let token = reader.string() else { return nil }
             guard table.number(token) == UInt32(table.count - 1) else { return nil }  // a token twice: damaged
         }
-        guard let personCount: UInt32 = reader.number() else { return nil }
-        guard Int(personCount) <= reader.remaining / 24 else { return nil }  // id length, key and count at least
+        guard let personCount = decodePersonCount(&reader) else { return nil }
         var ids: [String] = []
         var entries: [Entry] = []
         ids.reserveCapacity(Int(personCount))
@@ -202,6 +198,20 @@ extension SearchTokenCache {
         guard let base = decodeBase(&reader, personCount: personCount), reader.remaining == 0 else { return nil }
         // Not indexed by id here: a run that matches its people's export rows finds their entries by position.
         return SearchTokenCache(table: table, ids: ids, entries: entries, indexed: false, base: base)
+    }
+
+    /// The file's first part: the number of tokens in its table, when the file is of this format and was made in
+    /// `context`; nil otherwise.
+    static func decodeHeader(_ reader: inout BinaryReader, context: RenderFingerprint) -> UInt32? {
+        guard reader.take(magic.count).elementsEqual(magic), reader.digest() == context else { return nil }
+        return reader.number()
+    }
+
+    /// The number of people after the table, when the bytes left can hold that many (an id's length, a key and a
+    /// count at least each); nil otherwise.
+    static func decodePersonCount(_ reader: inout BinaryReader) -> UInt32? {
+        guard let personCount: UInt32 = reader.number(), Int(personCount) <= reader.remaining / 24 else { return nil }
+        return personCount
     }
 
     /// The file's last part: the base its `personCount` entries were made into, `.some(nil)` when there is none;

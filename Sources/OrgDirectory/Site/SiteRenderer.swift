@@ -73,14 +73,14 @@ public struct SiteRenderer: Sendable {
         savingPreparations: PreparationSaving? = nil, reach: PageReach? = nil, to output: some SiteOutput
     ) async throws(SiteError) -> SiteReport {
         // Read beside the directory's making: the keys, and the whole cache too when the night will likely need it.
-        let wholeTokens =
-            reach.map {
-                SearchOverlayPlan.likelyNewBase(
-                    previousRows: searchBaseRows, changed: $0.managers.count, people: people.count)
-            } ?? true
         async let loadedSearchTokens = { () -> StoredSearchTokens? in
-            let stored = searchTokens?.tokens()
-            if wholeTokens { _ = stored?.whole() }
+            guard let stored = searchTokens?.tokens() else { return nil }
+            let likelyWhole =
+                reach.map {
+                    SearchOverlayPlan.likelyNewBase(
+                        previousRows: searchBaseRows, changed: $0.managers.count, people: people.count)
+                } ?? true
+            if likelyWhole { _ = stored.whole() }
             return stored
         }()
         var built = await SiteDirectory.build(

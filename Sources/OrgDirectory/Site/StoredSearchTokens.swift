@@ -24,7 +24,7 @@ public struct StoredSearchTokens: Sendable {
     init(_ cache: SearchTokenCache) {
         keys = cache.entries.map(\.key)
         base = cache.base
-        source = Source(whole: cache)
+        source = .memory(cache)
     }
 
     private init(keys: [RenderFingerprint], base: SearchBase?, source: Source) {
@@ -35,14 +35,20 @@ public struct StoredSearchTokens: Sendable {
 
     /// The id of entry `number`; nil past the end, or when its bytes are not well-formed UTF-8.
     func id(at number: Int) -> String? {
-        source.id(at: number)
+        switch source {
+        case .memory(let cache): cache.ids.indices.contains(number) ? cache.ids[number] : nil
+        case .mapped(let file): file.id(at: number)
+        }
     }
 
     /// The whole cache, decoded once (later calls wait for the first and share what it made); nil when the file turns
     /// out damaged where only the whole decode looks (a token twice in the table, a token number past its end, a
     /// string that is not UTF-8), which costs the run time only: everyone is then tokenized.
     func whole() -> SearchTokenCache? {
-        source.whole()
+        switch source {
+        case .memory(let cache): cache
+        case .mapped(let file): file.whole()
+        }
     }
 
     /// The cache in `file` when it was made in `context`: its keys, base and where each entry's id lies read now, the
@@ -50,14 +56,11 @@ public struct StoredSearchTokens: Sendable {
     /// version, other hidden fields), as `SearchTokenCache.decode` says too.
     static func read(_ file: MappedFile, context: RenderFingerprint) -> StoredSearchTokens? {
         var reader = BinaryReader(bytes: file.bytes)
-        guard reader.take(SearchTokenCache.magic.count).elementsEqual(SearchTokenCache.magic),
-            reader.digest() == context,
-            let tokenCount: UInt32 = reader.number()
-        else { return nil }
+        guard let tokenCount = SearchTokenCache.decodeHeader(&reader, context: context) else { return nil }
         for _ in 0..<tokenCount {
             guard reader.skipString() else { return nil }
         }
-        guard let personCount: UInt32 = reader.number(), Int(personCount) <= reader.remaining / 24 else { return nil }
+        guard let personCount = SearchTokenCache.decodePersonCount(&reader) else { return nil }
         var keys: [RenderFingerprint] = []
         var idOffsets: [Int] = []
         keys.reserveCapacity(Int(personCount))
@@ -77,39 +80,31 @@ public struct StoredSearchTokens: Sendable {
         // CHANGE_PERCENT=4). An id asked for later reads its page again.
         file.release(0..<file.bytes.count)
         return StoredSearchTokens(
-            keys: keys, base: base,
-            source: Source(mapped: file, context: context, idOffsets: idOffsets))
+            keys: keys, base: base, source: .mapped(MappedTokens(file: file, context: context, idOffsets: idOffsets)))
     }
 
-    /// Where the tokens come from: a cache in memory, or the mapped file and the whole cache once decoded from it.
-    private final class Source: Sendable {
-        private let file: MappedFile?
+    /// Where the tokens come from: a cache in memory, or the mapped file.
+    private enum Source: Sendable {
+        case memory(SearchTokenCache)
+        case mapped(MappedTokens)
+    }
+
+    /// The mapped file, where each entry's id lies in it, and the whole cache once decoded from it.
+    private final class MappedTokens: Sendable {
+        private let file: MappedFile
         private let context: RenderFingerprint
         /// Where each entry's id starts in `file`.
         private let idOffsets: [Int]
-        /// The whole cache: given, or nil until decoded (then `.some(nil)` when the decode failed).
-        private let decoded: Mutex<SearchTokenCache??>
+        /// Nil until decoded, then the whole cache (`.some(nil)` when the decode failed).
+        private let decoded = Mutex<SearchTokenCache??>(nil)
 
-        init(whole cache: SearchTokenCache) {
-            file = nil
-            context = RenderFingerprint(high: 0, low: 0)
-            idOffsets = []
-            decoded = Mutex(.some(cache))
-        }
-
-        init(mapped file: MappedFile, context: RenderFingerprint, idOffsets: [Int]) {
+        init(file: MappedFile, context: RenderFingerprint, idOffsets: [Int]) {
             self.file = file
             self.context = context
             self.idOffsets = idOffsets
-            decoded = Mutex(nil)
         }
 
         func id(at number: Int) -> String? {
-            guard let file else {
-                return decoded.withLock { cache in
-                    cache.flatMap { $0 }.flatMap { $0.ids.indices.contains(number) ? $0.ids[number] : nil }
-                }
-            }
             guard idOffsets.indices.contains(number) else { return nil }
             var reader = BinaryReader(bytes: file.bytes, offset: idOffsets[number])
             return reader.string()
@@ -118,10 +113,8 @@ public struct StoredSearchTokens: Sendable {
         func whole() -> SearchTokenCache? {
             decoded.withLock { cache in
                 if let known = cache { return known }
-                let made = file.flatMap { file in
-                    defer { file.release(0..<file.bytes.count) }
-                    return SearchTokenCache.decode(file.bytes, context: context)
-                }
+                defer { file.release(0..<file.bytes.count) }
+                let made = SearchTokenCache.decode(file.bytes, context: context)
                 cache = .some(made)
                 return made
             }

@@ -46,11 +46,6 @@ struct TenantRun {
         try await OrgDirProcess.run(
             ["build", "--config", settings.path] + arguments, in: workspace.folder, environment: environment)
     }
-
-    /// A member of the tenant (the first with `offset` 0), with `jobTitle` changed in the sandbox.
-    func retitle(_ offset: Int, as jobTitle: String) async throws -> SandboxUser {
-        try await sandbox.retitle(offset, as: jobTitle)
-    }
 }
 
 extension GraphSandbox {

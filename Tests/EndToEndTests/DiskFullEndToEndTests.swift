@@ -299,7 +299,7 @@ struct DiskFullEndToEndTests {
         try await withTenantRun(SandboxConfiguration(userCount: 50, seed: 17)) { run in
             let workspace = run.workspace
             #expect(try await run.build().status == 0)
-            let mover = try await run.retitle(0, as: "Keeper of the Bind Mount")
+            let mover = try await run.sandbox.retitle(0, as: "Keeper of the Bind Mount")
             let site = try filesWithBytes(under: workspace.output)
 
             try SmallFileSystem.bind(workspace.output)

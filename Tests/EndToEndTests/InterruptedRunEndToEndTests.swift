@@ -32,7 +32,7 @@ struct InterruptedRunEndToEndTests {
             // A first build, then a nightly: the site this nightly replaces, and the spare it writes into.
             #expect(try await run.build().status == 0)
             #expect(try await run.build().status == 0)
-            let mover = try await run.retitle(0, as: "Survivor of SIGKILL")
+            let mover = try await run.sandbox.retitle(0, as: "Survivor of SIGKILL")
             let before = try workspace.outputFingerprint()
 
             let child = try ChildProcess(

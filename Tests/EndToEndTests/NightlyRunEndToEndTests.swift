@@ -272,13 +272,13 @@ struct NightlyRunEndToEndTests {
             try FileManager.default.moveItem(
                 at: folder.appendingPathComponent(first), to: folder.appendingPathComponent(future))
 
-            let traveller = try await run.retitle(0, as: "Time Traveller")
+            let traveller = try await run.sandbox.retitle(0, as: "Time Traveller")
             let behind = try await run.build()
             #expect(behind.status == 0, "stderr: \(behind.stderr.suffix(2000))")
             #expect(behind.stderr.contains("the clock is behind the newest snapshot (\(future))"), "\(behind.stderr)")
             #expect(snapshotFiles(run.workspace) == [future, "2099-01-01T00-00-00Z-2.json"])
 
-            let second = try await run.retitle(1, as: "Second Traveller")
+            let second = try await run.sandbox.retitle(1, as: "Second Traveller")
             #expect(try await run.build().status == 0)
             #expect(snapshotFiles(run.workspace).suffix(1) == ["2099-01-01T00-00-00Z-3.json"])
             let change = try await OrgDirProcess.run(

@@ -125,12 +125,10 @@ public final class ChildProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         var timedOut = false
         while process.isRunning {
-            if !timedOut, Date() > deadline {
+            if Date() > deadline {
                 timedOut = true
-                process.terminate()
-                let grace = Date().addingTimeInterval(5)
-                while process.isRunning, Date() < grace { Thread.sleep(forTimeInterval: 0.05) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                stop(grace: 5)
+                break
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -112,9 +112,10 @@ struct SearchOverlayPlan: Sendable {
     /// Whether tonight will likely make a new base, before the directory says: the overlay of the night before
     /// (`previousRows`, nil when that night made a base) and tonight's `changed` people (joined, left or changed) come
     /// near `largestShare` of the `people`. Such a night numbers everyone's tokens from the whole kept cache, which is
-    /// then decoded beside the directory's making, as every night did before `StoredSearchTokens`; decoded once the
-    /// plan was known, it lengthened such a night's render by some 50 ms (`Benchmarks/ab-nightly.sh` with
-    /// CHANGE_PERCENT=4). A wrong guess costs only that decode, or that wait.
+    /// then decoded beside the directory's making, as every night did before `StoredSearchTokens`. Decoded only once
+    /// the plan was known, such a night's render took 667 against 615 ms in one run of `Benchmarks/ab-nightly.sh` with
+    /// CHANGE_PERCENT=4 (8 rounds; 708 against 702 ms in another), and 625 against 622 ms with this guess. A wrong
+    /// guess costs only that decode, or that wait.
     static func likelyNewBase(previousRows: SearchBaseRows?, changed: Int, people: Int) -> Bool {
         let overlaid = previousRows?.numbers.reduce(0) { $0 + ($1 == SearchBaseRows.overlay ? 1 : 0) } ?? 0
         return Double(overlaid + changed) > 0.8 * largestShare * Double(max(people, 1))

@@ -204,6 +204,47 @@ struct SearchTokenCacheTests {
         #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[1])))
         #expect(cached == (try SiteRenderReuseTests.Nightly.files(in: folders[2])))
     }
+
+    @Test("a kept token file whose entries are damaged where only the whole decode looks costs the render time only")
+    func renderOverDamagedEntries() async throws {
+        let (first, second) = Self.nights()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-damage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let renderer = try SiteRenderer(options: SiteOptions())
+        let when = Date(timeIntervalSince1970: 1_763_000_000)
+        let night1 = try await renderer.render(
+            first, generatedAt: when, keepingSearchTokens: true,
+            to: DirectorySiteOutput(root: root.appendingPathComponent("one")))
+        let cache = try #require(night1.searchTokens)
+        // The table's second token spelled as its first: the keys still read, the whole cache does not.
+        var bytes = cache.encode(context: Self.context)
+        let tableStart = SearchTokenCache.magic.count + 16 + 4
+        let firstLength = 4 + cache.table.strings[0].utf8.count
+        let secondLength = 4 + cache.table.strings[1].utf8.count
+        bytes.replaceSubrange(
+            (tableStart + firstLength)..<(tableStart + firstLength + secondLength),
+            with: Array(bytes[tableStart..<(tableStart + firstLength)]))
+        let state = root.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let store = SearchTokenCacheStore(stateDirectory: state)
+        try Data(bytes).write(to: store.file)
+        let stored = try #require(store.load(context: Self.context))
+        #expect(stored.whole() == nil)
+        var folders: [URL] = []
+        for (name, source) in [
+            ("damaged", SearchTokenSource.loading { store.load(context: Self.context) }), ("fresh", nil),
+        ] {
+            let folder = root.appendingPathComponent(name)
+            let report = try await renderer.render(
+                second, generatedAt: when, searchTokens: source, keepingSearchTokens: true,
+                to: DirectorySiteOutput(root: folder))
+            #expect(report.peopleTokenized == second.count, "everyone tokenized (\(name))")
+            folders.append(folder.appendingPathComponent("search"))
+        }
+        #expect(
+            try SiteRenderReuseTests.Nightly.files(in: folders[0])
+                == (try SiteRenderReuseTests.Nightly.files(in: folders[1])))
+    }
 }
 
 @Suite("Search token cache store")

@@ -164,19 +164,27 @@ struct SearchTokenCacheTests {
         #expect(decoded(damaged, context: Self.context) == nil)
     }
 
-    @Test(
-        "a render reusing the run before's tokens, handed over or loaded during the render, writes the same search files as one tokenizing everyone"
-    )
-    func renderWithCacheEqualsWithout() async throws {
-        let (first, second) = Self.nights()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+    /// Night one of `nights()` rendered into `root/one`, keeping its tokens: the renderer, the stamp, night two's people
+    /// and the tokens night one kept.
+    static func firstNight(in root: URL) async throws -> (
+        renderer: SiteRenderer, when: Date, second: [User], cache: SearchTokenCache
+    ) {
+        let (first, second) = nights()
         let renderer = try SiteRenderer(options: SiteOptions())
         let when = Date(timeIntervalSince1970: 1_763_000_000)
         let night1 = try await renderer.render(
             first, generatedAt: when, keepingSearchTokens: true,
             to: DirectorySiteOutput(root: root.appendingPathComponent("one")))
-        let cache = try #require(night1.searchTokens)
+        return (renderer, when, second, try #require(night1.searchTokens))
+    }
+
+    @Test(
+        "a render reusing the run before's tokens, handed over or loaded during the render, writes the same search files as one tokenizing everyone"
+    )
+    func renderWithCacheEqualsWithout() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (renderer, when, second, cache) = try await Self.firstNight(in: root)
         var folders: [URL] = []
         for (name, reused) in [("cached", cache), ("fresh", nil)] as [(String, SearchTokenCache?)] {
             let folder = root.appendingPathComponent(name)
@@ -207,23 +215,11 @@ struct SearchTokenCacheTests {
 
     @Test("a kept token file whose entries are damaged where only the whole decode looks costs the render time only")
     func renderOverDamagedEntries() async throws {
-        let (first, second) = Self.nights()
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("token-damage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let renderer = try SiteRenderer(options: SiteOptions())
-        let when = Date(timeIntervalSince1970: 1_763_000_000)
-        let night1 = try await renderer.render(
-            first, generatedAt: when, keepingSearchTokens: true,
-            to: DirectorySiteOutput(root: root.appendingPathComponent("one")))
-        let cache = try #require(night1.searchTokens)
-        // The table's second token spelled as its first: the keys still read, the whole cache does not.
-        var bytes = cache.encode(context: Self.context)
-        let tableStart = SearchTokenCache.magic.count + 16 + 4
-        let firstLength = 4 + cache.table.strings[0].utf8.count
-        let secondLength = 4 + cache.table.strings[1].utf8.count
-        bytes.replaceSubrange(
-            (tableStart + firstLength)..<(tableStart + firstLength + secondLength),
-            with: Array(bytes[tableStart..<(tableStart + firstLength)]))
+        let (renderer, when, second, cache) = try await Self.firstNight(in: root)
+        // A token twice in the table: the keys still read, the whole cache does not.
+        let bytes = StoredSearchTokensTests.tokenTwice(cache.encode(context: Self.context), of: cache)
         let state = root.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let store = SearchTokenCacheStore(stateDirectory: state)

@@ -16,6 +16,19 @@ struct StoredSearchTokensTests {
         return made.with(base: base)
     }
 
+    /// `bytes`, the encoded `cache`, with its table's second token spelled as its first: a token twice, damage only the
+    /// whole decode sees.
+    static func tokenTwice(_ bytes: [UInt8], of cache: SearchTokenCache) -> [UInt8] {
+        let tableStart = SearchTokenCache.magic.count + 16 + 4
+        let firstLength = 4 + cache.table.strings[0].utf8.count
+        let secondLength = 4 + cache.table.strings[1].utf8.count
+        var twice = bytes
+        twice.replaceSubrange(
+            (tableStart + firstLength)..<(tableStart + firstLength + secondLength),
+            with: Array(bytes[tableStart..<(tableStart + firstLength)]))
+        return twice
+    }
+
     /// `bytes` as a run reads them: from a file in the state folder, mapped.
     static func read(_ bytes: [UInt8], in folder: URL, context: RenderFingerprint = SearchTokenCacheTests.context)
         throws -> StoredSearchTokens?
@@ -76,14 +89,7 @@ struct StoredSearchTokensTests {
         #expect(pastTheTable.keys == cache.entries.map(\.key))
         #expect(pastTheTable.whole() == nil)
         // The table's second token spelled as its first: a token twice.
-        var twice = bytes
-        let first = SearchTokenCache.magic.count + 16 + 4
-        let firstLength = 4 + cache.table.strings[0].utf8.count
-        let secondLength = 4 + cache.table.strings[1].utf8.count
-        twice.replaceSubrange(
-            (first + firstLength)..<(first + firstLength + secondLength),
-            with: Array(bytes[first..<(first + firstLength)]))
-        let repeated = try #require(try Self.read(twice, in: folder))
+        let repeated = try #require(try Self.read(Self.tokenTwice(bytes, of: cache), in: folder))
         #expect(repeated.base == cache.base)
         #expect(repeated.whole() == nil)
     }

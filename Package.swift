@@ -23,7 +23,9 @@ let staticRuntime = (
 
 let package = Package(
     name: "orgdir",
-    platforms: [.macOS(.v13)],
+    // macOS 15: the Synchronization module's `Mutex` and `Atomic`, which the run's shared state uses, exist from
+    // macOS 15 on; a lower deployment target fails to compile there.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "orgdir", targets: ["orgdir"]),
         .executable(name: "graph-sandbox", targets: ["graph-sandbox"]),

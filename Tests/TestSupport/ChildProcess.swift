@@ -64,8 +64,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// A child still running when its test lets go of it is ended as `stop` ends it: SIGTERM alone left a child
+    /// that blocks it (see `stop`) running past the test, and past the test run.
     deinit {
-        if process.isRunning { process.terminate() }
+        stop(grace: 1)
         cleanUp()
     }
 

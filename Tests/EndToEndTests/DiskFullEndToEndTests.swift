@@ -10,11 +10,14 @@ struct SmallFileSystem {
     let folder: URL
     private var filler: URL { folder.appendingPathComponent("filler") }
 
-    init(in parent: URL, megabytes: Int) throws {
+    /// `inodes`: how many files and folders it holds at most (tmpfs's `nr_inodes`), for a disk that runs out of
+    /// files before it runs out of bytes.
+    init(in parent: URL, megabytes: Int, inodes: Int? = nil) throws {
         folder = parent.appendingPathComponent("small-disk")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let options = "size=\(megabytes)m" + (inodes.map { ",nr_inodes=\($0)" } ?? "")
         let mounted = try ChildProcess.run(
-            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", folder.path])
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", options, "tmpfs", folder.path])
         guard mounted.status == 0 else {
             throw ChildProcess.Failure(description: "mount failed (\(mounted.status)): \(mounted.standardError)")
         }
@@ -48,6 +51,15 @@ struct SmallFileSystem {
     func remount(readOnly: Bool) throws {
         let outcome = try ChildProcess.run(
             URL(fileURLWithPath: "/bin/mount"), ["-o", readOnly ? "remount,ro" : "remount,rw", folder.path])
+        guard outcome.status == 0 else {
+            throw ChildProcess.Failure(description: "remount failed (\(outcome.status)): \(outcome.standardError)")
+        }
+    }
+
+    /// Mounts it again with room for `inodes` files and folders.
+    func remount(inodes: Int) throws {
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-o", "remount,nr_inodes=\(inodes)", folder.path])
         guard outcome.status == 0 else {
             throw ChildProcess.Failure(description: "remount failed (\(outcome.status)): \(outcome.standardError)")
         }
@@ -116,10 +128,12 @@ struct DiskFullEndToEndTests {
         }
     }
 
-    private func onASmallDisk(_ key: String, seed: UInt64, _ body: (Setup) async throws -> Void) async throws {
+    private func onASmallDisk(
+        _ key: String, seed: UInt64, inodes: Int? = nil, _ body: (Setup) async throws -> Void
+    ) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let disk = try SmallFileSystem(in: workspace.folder, megabytes: 24)
+        let disk = try SmallFileSystem(in: workspace.folder, megabytes: 24, inodes: inodes)
         defer { disk.unmount() }
         let folder = disk.folder.appendingPathComponent(key == "state" ? "State" : "Output")
         let configuration = SandboxConfiguration(userCount: 200, seed: seed)
@@ -177,6 +191,27 @@ struct DiskFullEndToEndTests {
             #expect(titles[second.id] == "Chief Disk Filler")
             #expect(titles[first.id] == "Head of Free Space")
             #expect(try publishedIds(in: output) == Set(await sandbox.users.map(\.id)))
+        }
+    }
+
+    @Test("a first build out of inodes, with bytes to spare, exits 73 naming `df -i`; with more inodes it publishes")
+    func firstBuildOutOfInodes() async throws {
+        // 200 people are some 700 files: 150 inodes run out long before 24 MB do.
+        try await onASmallDisk("output", seed: 13, inodes: 150) { setup in
+            let full = try await setup.build()
+            #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
+            #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+            #expect(full.stderr.contains("no free inodes left"), "\(full.stderr)")
+            #expect(full.stderr.contains("`df -i \(setup.disk.folder.path)"), "names the file system: \(full.stderr)")
+            #expect(!full.stderr.contains("free space on that file system"), "not the advice for bytes: \(full.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: setup.disk.folder.path)
+            #expect(left.isEmpty, "no output and no staging folder: \(left)")
+            #expect(try setup.savedSnapshots(in: setup.workspace.state).isEmpty)
+
+            try setup.disk.remount(inodes: 5000)
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
         }
     }
 

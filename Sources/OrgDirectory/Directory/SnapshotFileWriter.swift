@@ -66,7 +66,7 @@ struct SnapshotFileWriter: Sendable {
                 try beforeRename?(temporary)
                 guard rename(temporary.path, destination.path) == 0 else {
                     throw SnapshotError.writeFailed(
-                        path: destination.path, reason: SnapshotFileWriter.lastError("rename"))
+                        path: destination.path, reason: SnapshotFileWriter.lastError("rename", at: destination.path))
                 }
             } catch {
                 discard()
@@ -87,18 +87,18 @@ struct SnapshotFileWriter: Sendable {
         to path: String, _ produce: ((Data) throws(SnapshotError) -> Void) throws(SnapshotError) -> Void
     ) throws(SnapshotError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: lastError("create")) }
+        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: lastError("create", at: path)) }
         defer { close(descriptor) }
         try produce { (piece: Data) throws(SnapshotError) in
             try writeAll(piece, to: descriptor, path: path)
         }
-        guard fsync(descriptor) == 0 else { throw .writeFailed(path: path, reason: lastError("fsync")) }
+        guard fsync(descriptor) == 0 else { throw .writeFailed(path: path, reason: lastError("fsync", at: path)) }
     }
 
     /// Writes all of `data` (see `FileDescriptorWrite`).
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(SnapshotError) {
         if let code = data.withUnsafeBytes({ FileDescriptorWrite.all($0, to: descriptor) }) {
-            throw .writeFailed(path: path, reason: "write: " + FileDescriptorWrite.describe(code))
+            throw .writeFailed(path: path, reason: "write: " + FileDescriptorWrite.describe(code, at: path))
         }
     }
 
@@ -110,7 +110,7 @@ struct SnapshotFileWriter: Sendable {
         close(descriptor)
     }
 
-    static func lastError(_ operation: String) -> String {
-        "\(operation): " + FileDescriptorWrite.describe(errno)
+    static func lastError(_ operation: String, at path: String) -> String {
+        "\(operation): " + FileDescriptorWrite.describe(errno, at: path)
     }
 }

@@ -29,21 +29,64 @@ enum FileDescriptorWrite {
     }
 
     /// The text of an `errno`, for messages, with what to do where the system's words do not say it (`advice`).
-    static func describe(_ code: Int32) -> String {
+    /// `path`, the file or folder the failed call was about, lets a full file system say which room it ran out of.
+    static func describe(_ code: Int32, at path: String? = nil) -> String {
         let text = String(cString: strerror(code))
-        return advice(code).map { text + " (" + $0 + ")" } ?? text
+        return advice(code, at: path).map { text + " (" + $0 + ")" } ?? text
     }
 
     /// What to do about `code` when the system's words leave it out, else nil: a full disk is the likeliest way a
     /// scheduled run fails to write, and "No space left on device" alone does not say that a run writes its new site
     /// beside the published one until the swap, so the file system needs room for both.
-    static func advice(_ code: Int32) -> String? {
+    ///
+    /// Nor does it say which room ran out. A file system with a fixed number of files (inodes: ext4, tmpfs) refuses a
+    /// new file with the same error once they are used up, while `df` still shows free space; a site has some three
+    /// files a person, so a large directory meets that limit first (a million people need about 3.05 million). Then
+    /// the advice names `df -i`.
+    static func advice(_ code: Int32, at path: String? = nil) -> String? {
         switch code {
         case ENOSPC, EDQUOT:
-            "free space on that file system and run again: a run keeps the published site until the new one is "
+            if code == ENOSPC, let path, let room = FileSystemRoom(around: path), room.isOutOfFiles {
+                return "the file system has no free inodes left, though it may have free space: `df -i \(room.path)` "
+                    + "shows them; a site takes some three files a person, and a run keeps the published site until "
+                    + "the new one is complete, so it needs files for both; remove files there or give the file system "
+                    + "more inodes, then run again"
+            }
+            return "free space on that file system and run again: a run keeps the published site until the new one is "
                 + "complete, so it needs room for both"
-        case EROFS: "the output and state folders must be on a writable file system"
-        default: nil
+        case EROFS: return "the output and state folders must be on a writable file system"
+        default: return nil
+        }
+    }
+}
+
+/// How many more files a file system can hold (`statvfs`), for the advice on a full one.
+struct FileSystemRoom {
+    /// The path asked about: `path` itself or the nearest folder above it that exists.
+    let path: String
+    /// The file system's files (inodes) in all, and those still free; 0 in all where it has no fixed number.
+    let files: UInt64
+    let freeFiles: UInt64
+
+    /// Whether it has a fixed number of files and none is left.
+    var isOutOfFiles: Bool { files > 0 && freeFiles == 0 }
+}
+
+extension FileSystemRoom {
+    /// The room of the file system holding `path`, or of the nearest folder above it that exists (a file that could
+    /// not be made does not); nil when none can be asked.
+    init?(around path: String) {
+        var candidate = path
+        while true {
+            var status = statvfs()
+            if statvfs(candidate, &status) == 0 {
+                self.path = candidate
+                files = UInt64(status.f_files)
+                freeFiles = UInt64(min(status.f_ffree, status.f_favail))
+                return
+            }
+            guard candidate != "/", let slash = candidate.lastIndex(of: "/") else { return nil }
+            candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
         }
     }
 }

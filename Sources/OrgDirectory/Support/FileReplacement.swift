@@ -70,7 +70,8 @@ enum FileReplacement {
         }
         if let code = failed {
             unlink(temporary.path)
-            throw Failure(path: target.path, reason: FileDescriptorWrite.describe(code), creating: false)
+            throw Failure(
+                path: target.path, reason: FileDescriptorWrite.describe(code, at: target.path), creating: false)
         }
     }
 
@@ -87,14 +88,14 @@ enum FileReplacement {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if descriptor >= 0 { return (path, descriptor, nil, true) }
             guard errno == EEXIST else {
-                throw Failure(path: path, reason: FileDescriptorWrite.describe(errno), creating: true)
+                throw Failure(path: path, reason: FileDescriptorWrite.describe(errno, at: path), creating: true)
             }
         }
         let path = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
-            throw Failure(path: path, reason: FileDescriptorWrite.describe(errno), creating: true)
+            throw Failure(path: path, reason: FileDescriptorWrite.describe(errno, at: path), creating: true)
         }
         return (path, descriptor, nil, false)
     }

@@ -21,6 +21,24 @@ struct WriteFailureMessageTests {
         }
     }
 
+    @Test("a full file system is asked about at the nearest folder that exists; inodes left mean the bytes advice")
+    func fileSystemRoomAroundAMissingFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-room-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = folder.path + "/never/made.html"
+        let room = try #require(FileSystemRoom(around: missing))
+        #expect(room.path == folder.path)
+        #expect(!room.isOutOfFiles, "a folder this test could make has files to spare")
+        #expect(FileSystemRoom(around: "/no-such-folder-\(UUID().uuidString)/a")?.path == "/")
+        #expect(FileSystemRoom(around: "relative-and-missing") == nil)
+        // Inodes left: ENOSPC meant bytes, and the advice says so.
+        #expect(FileDescriptorWrite.describe(ENOSPC, at: missing).contains("free space on that file system"))
+        // A file system without a fixed number of files is never out of them.
+        #expect(!FileSystemRoom(path: "/", files: 0, freeFiles: 0).isOutOfFiles)
+        #expect(FileSystemRoom(path: "/", files: 100, freeFiles: 0).isOutOfFiles)
+    }
+
     @Test("the output's refusal is reported by its full path and reason, not as a dump of the error value")
     func publishErrorUnwrapped() {
         let full = "/srv/.Output.staging-1-AB/search/ot/0.js"

@@ -547,6 +547,21 @@ def latency(size, sandbox, root):
     return fetch, build, floor
 
 
+def inode_holders(folder, leaving_out):
+    """The entries of `folder` (but `leaving_out`) by how many files and folders each holds, most first: what to
+    delete when the file system has too few inodes left for the million-person site."""
+    holders = []
+    for entry in sorted(Path(folder).iterdir()) if Path(folder).is_dir() else []:
+        if entry == leaving_out:
+            continue
+        count = 1
+        if entry.is_dir() and not entry.is_symlink():
+            for _, folders, files in os.walk(entry):
+                count += len(folders) + len(files)
+        holders.append((str(entry), count))
+    return sorted(holders, key=lambda holder: -holder[1])
+
+
 def million(root, sandbox):
     """One orgdir full build at 1,000,000 people: does it finish, and in how much memory."""
     size = sandbox.users
@@ -559,6 +574,9 @@ def million(root, sandbox):
     free = os.statvfs(root).f_favail
     if free < 3_060_000:
         big.note = f"only {free:,} free inodes where the site is written; it needs about 3.05 million"
+        holders = inode_holders(CONFIG.tmpfs_root.parent, leaving_out=CONFIG.tmpfs_root)
+        held = "; ".join(f"{path} holds {count:,}" for path, count in holders[:5]) or "nothing else found there"
+        big.note += f" ({held})"
         log(f"1M: WARNING {big.note} (empty {CONFIG.tmpfs_root.parent} of other sites first)")
     log("1M: orgdir full build")
     big.runs.append(timed([CONFIG.orgdir, "build", "--config", str(settings), "--json"], "million-build",

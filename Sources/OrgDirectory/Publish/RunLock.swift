@@ -52,7 +52,10 @@ public final class RunLock: @unchecked Sendable {
         // A few rounds, because a run releasing the lock deletes the file we may have just opened.
         for _ in 0..<20 {
             let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw .unavailable(path: url.path, reason: lastError()) }
+            guard descriptor >= 0 else {
+                let code = errno
+                throw .unavailable(path: url.path, reason: reason(code, at: url.path))
+            }
             guard lockWithoutWaiting(descriptor) else {
                 let failure = errno
                 let holder = Owner(parsing: readAll(descriptor))
@@ -60,7 +63,7 @@ public final class RunLock: @unchecked Sendable {
                 if failure == EWOULDBLOCK || failure == EAGAIN {
                     throw .held(path: url.path, holder: holder)
                 }
-                throw .unavailable(path: url.path, reason: "flock: " + reason(failure))
+                throw .unavailable(path: url.path, reason: "flock: " + reason(failure, at: url.path))
             }
             guard isStillAtPath(descriptor, url.path) else {
                 close(descriptor)
@@ -75,7 +78,7 @@ public final class RunLock: @unchecked Sendable {
                     pwrite(descriptor, $0.baseAddress, $0.count, 0) == $0.count
                 }
             guard written else {
-                let reason = lastError()
+                let reason = Self.reason(errno, at: url.path)
                 close(descriptor)
                 throw .unavailable(path: url.path, reason: reason)
             }
@@ -118,15 +121,11 @@ public final class RunLock: @unchecked Sendable {
         return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
     }
 
-    private static func lastError() -> String {
-        reason(errno)
-    }
-
     /// An `errno`'s text for a lock file that cannot be made or written, with what to do: the advice for a full or
     /// read-only disk (`FileDescriptorWrite.advice`), else look at where the state folder is.
-    private static func reason(_ code: Int32) -> String {
+    private static func reason(_ code: Int32, at path: String) -> String {
         FileDescriptorWrite.advice(code) == nil
-            ? String(cString: strerror(code)) + checkTheStateKey : FileDescriptorWrite.describe(code)
+            ? String(cString: strerror(code)) + checkTheStateKey : FileDescriptorWrite.describe(code, at: path)
     }
 
     private static let checkTheStateKey = " (check the plist's 'state' key)"

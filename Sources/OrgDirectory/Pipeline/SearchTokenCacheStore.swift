@@ -49,9 +49,12 @@ public struct SearchTokenCacheStore: Sendable {
     }
 
     /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil: mapped, read only as
-    /// far as `StoredSearchTokens` says (the rest when the render asks for the whole cache).
+    /// far as `StoredSearchTokens` says (the rest when the render asks for the whole cache). A file that cannot be
+    /// mapped (a file system without `mmap`) is read and decoded whole, as the other state caches are
+    /// (`StateCacheFile.read`), rather than lost.
     func load(context: RenderFingerprint) -> StoredSearchTokens? {
-        MappedFile(path: cache.url.path).flatMap { StoredSearchTokens.read($0, context: context) }
+        if let file = MappedFile(path: cache.url.path) { return StoredSearchTokens.read(file, context: context) }
+        return cache.read { SearchTokenCache.decode($0, context: context) }.map(StoredSearchTokens.init)
     }
 
     /// Replaces the stored cache; on failure, removes it and rethrows.

@@ -49,12 +49,10 @@ public struct SearchTokenCacheStore: Sendable {
     }
 
     /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil: mapped, read only as
-    /// far as `StoredSearchTokens` says (the rest when the render asks for the whole cache). A file that cannot be
-    /// mapped (a file system without `mmap`) is read and decoded whole, as the other state caches are
-    /// (`StateCacheFile.read`), rather than lost.
+    /// far as `StoredSearchTokens` says (the rest when the render asks for the whole cache). Where the system will not
+    /// map the file, `MappedFile` reads it into memory, so the cache is not lost.
     func load(context: RenderFingerprint) -> StoredSearchTokens? {
-        if let file = MappedFile(path: cache.url.path) { return StoredSearchTokens.read(file, context: context) }
-        return cache.read { SearchTokenCache.decode($0, context: context) }.map(StoredSearchTokens.init)
+        MappedFile(path: cache.url.path).flatMap { StoredSearchTokens.read($0, context: context) }
     }
 
     /// Replaces the stored cache; on failure, removes it and rethrows.

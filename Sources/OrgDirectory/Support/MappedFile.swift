@@ -14,31 +14,62 @@ import Foundation
 /// exports at once, front to back, and every page it had read stayed in its resident set (about 60 MB more at
 /// 100,000 people). Handing back pages is only safe for a mapping of a file (the pages are read again from it);
 /// `Data` may hold the bytes in memory instead, where handing them back would zero them.
+///
+/// Where the system will not map a regular file (a file system without `mmap`, or no room left for another mapping),
+/// the file is read into memory of the process's own instead: the callers get the same bytes, and the pages are then
+/// never handed back.
 final class MappedFile: @unchecked Sendable {
     /// The file's bytes, valid while this object lives.
     let bytes: UnsafeRawBufferPointer
+    /// Whether `bytes` are a mapping of the file (else a copy read into memory, see `readWhole`).
+    let isMapping: Bool
     private let pageSize: Int
 
-    /// The file at `path` mapped, or nil when it cannot be opened or mapped (or is empty). With `copyOnWrite`
-    /// the pages can be written too, each write going to a copy of the page of the process's own (never to the
-    /// file).
-    init?(path: String, copyOnWrite: Bool = false) {
+    /// The file at `path` mapped, or read into memory when it cannot be mapped (`mapping: false` reads it so
+    /// always, for tests); nil when it cannot be opened or read (or is empty). With `copyOnWrite` the pages can be
+    /// written too, each write going to a copy of the page of the process's own (never to the file).
+    init?(path: String, copyOnWrite: Bool = false, mapping: Bool = true) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
         let size = Int(status.st_size)
-        guard let base = mmap(nil, size, copyOnWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_PRIVATE, descriptor, 0),
-            base != UnsafeMutableRawPointer(bitPattern: -1)
-        else { return nil }
-        bytes = UnsafeRawBufferPointer(start: base, count: size)
         pageSize = max(1, Int(sysconf(Int32(_SC_PAGESIZE))))
+        if mapping,
+            let base = mmap(nil, size, copyOnWrite ? PROT_READ | PROT_WRITE : PROT_READ, MAP_PRIVATE, descriptor, 0),
+            base != UnsafeMutableRawPointer(bitPattern: -1)
+        {
+            bytes = UnsafeRawBufferPointer(start: base, count: size)
+            isMapping = true
+        } else {
+            guard let copy = Self.readWhole(descriptor, size: size) else { return nil }
+            bytes = UnsafeRawBufferPointer(start: copy, count: size)
+            isMapping = false
+        }
+    }
+
+    /// The `size` bytes of the open file, read into memory from `malloc` (nil when there is no room, the file
+    /// cannot be read, a folder say, or it is shorter than `size`).
+    private static func readWhole(_ descriptor: Int32, size: Int) -> UnsafeMutableRawPointer? {
+        guard let buffer = malloc(size) else { return nil }
+        var offset = 0
+        while offset < size {
+            let count = pread(descriptor, buffer + offset, size - offset, off_t(offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                free(buffer)
+                return nil
+            }
+            offset += count
+        }
+        return buffer
     }
 
     /// Drops the whole pages within `range` from the process's memory; reading them again reads the file again.
     func release(_ range: Range<Int>) {
-        guard let base = bytes.baseAddress else { return }
+        // A copy in memory has no file to read the pages from again: handing them back would zero them.
+        guard isMapping, let base = bytes.baseAddress else { return }
         let lower = (range.lowerBound + pageSize - 1) / pageSize * pageSize
         let upper = min(range.upperBound, bytes.count) / pageSize * pageSize
         guard upper > lower else { return }
@@ -46,8 +77,9 @@ final class MappedFile: @unchecked Sendable {
     }
 
     /// The bytes of the file at `path` without reading them into memory of the process's own: a mapping of the
-    /// file, unmapped when the last copy of the `Data` goes; nil when the file cannot be opened or mapped, or is
-    /// empty (read it the usual way then, for the error or the empty data).
+    /// file, unmapped when the last copy of the `Data` goes (a copy in memory where the system will not map it, see
+    /// the type); nil when the file cannot be opened or read, or is empty (read it the usual way then, for the error
+    /// or the empty data).
     ///
     /// Why: a nightly run reads the last snapshot (46 MB at 100,000 people) and the state caches (29 MB) whole,
     /// and `orgdir diff` two snapshots. Read into fresh memory, every page was zeroed by the kernel and then copied
@@ -78,6 +110,11 @@ final class MappedFile: @unchecked Sendable {
     }
 
     deinit {
-        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        guard let base = bytes.baseAddress else { return }
+        if isMapping {
+            munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+        } else {
+            free(UnsafeMutableRawPointer(mutating: base))
+        }
     }
 }

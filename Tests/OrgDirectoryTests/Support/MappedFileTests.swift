@@ -21,6 +21,23 @@ struct MappedFileTests {
         }
     }
 
+    @Test("a file the system will not map is read into memory: the same bytes, which handing pages back leaves alone")
+    func unmappedFileIsReadIntoMemory() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("preparations.bin").path
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        let file = try #require(MappedFile(path: path, mapping: false))
+        #expect(!file.isMapping)
+        #expect(Array(file.bytes) == content)
+        // On a copy in memory, handing pages back would zero them: it must do nothing.
+        file.release(0..<200_000)
+        #expect(Array(file.bytes) == content)
+        #expect(try #require(MappedFile(path: path)).isMapping, "a file the system maps is mapped")
+        #expect(MappedFile(path: folder.path, mapping: false) == nil, "a folder reads as nothing")
+    }
+
     @Test("a missing or empty file is not mapped")
     func missingOrEmpty() throws {
         let folder = try temporaryFolder()

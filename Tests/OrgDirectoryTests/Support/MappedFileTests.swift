@@ -6,13 +6,20 @@ import Testing
 
 @Suite("A mapped file")
 struct MappedFileTests {
+    /// 200,000 bytes that are not all alike (`multiplier` picks which), written to `name` in `folder`; returns the
+    /// file's path and its bytes.
+    private func patternFile(_ name: String, in folder: URL, multiplier: Int) throws -> (path: String, bytes: [UInt8]) {
+        let path = folder.appendingPathComponent(name).path
+        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* multiplier &+ 7) }
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        return (path, content)
+    }
+
     @Test("pages handed back read the file again: the bytes stay the file's, in the range and around it")
     func releasedPagesReadTheFileAgain() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("people.csv").path
-        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        try Data(content).write(to: URL(fileURLWithPath: path))
+        let (path, content) = try patternFile("people.csv", in: folder, multiplier: 31)
         let file = try #require(MappedFile(path: path))
         #expect(Array(file.bytes) == content)
         for range in [0..<50_000, 50_000..<50_001, 10_000..<150_000, 190_000..<250_000] {
@@ -25,9 +32,7 @@ struct MappedFileTests {
     func unmappedFileIsReadIntoMemory() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("preparations.bin").path
-        let content = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
-        try Data(content).write(to: URL(fileURLWithPath: path))
+        let (path, content) = try patternFile("preparations.bin", in: folder, multiplier: 17)
         let file = try #require(MappedFile(path: path, mapping: false))
         #expect(!file.isMapping)
         #expect(Array(file.bytes) == content)

@@ -215,6 +215,33 @@ struct DiskFullEndToEndTests {
         }
     }
 
+    @Test("a build on a file system already out of inodes exits 73 at its first folder, naming `df -i`; then it heals")
+    func buildOnAFileSystemAlreadyOutOfInodes() async throws {
+        try await onASmallDisk("output", seed: 15, inodes: 100) { setup in
+            // Every inode taken before the run: its first folder, not a file, is what the file system refuses.
+            let filler = setup.disk.folder.appendingPathComponent("filler", isDirectory: true)
+            try FileManager.default.createDirectory(at: filler, withIntermediateDirectories: false)
+            var made = 0
+            while FileManager.default.createFile(atPath: filler.appendingPathComponent("\(made)").path, contents: nil) {
+                made += 1
+            }
+            try #require(made > 0 && made < 100, "filled the inodes with \(made) files")
+            let full = try await setup.build()
+            #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
+            #expect(full.stderr.contains("cannot create \(setup.disk.folder.path)/"), "\(full.stderr)")
+            #expect(full.stderr.contains("no free inodes left"), "\(full.stderr)")
+            #expect(full.stderr.contains("`df -i \(setup.disk.folder.path)"), "\(full.stderr)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: setup.disk.folder.path)
+            #expect(left == ["filler"], "\(left)")
+
+            try FileManager.default.removeItem(at: filler)
+            try setup.disk.remount(inodes: 5000)
+            let healed = try await setup.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
+        }
+    }
+
     @Test("a first build on a full disk exits 73 and leaves no output, no staging folder and no snapshot")
     func firstBuildOnAFullDisk() async throws {
         try await onASmallDisk("output", seed: 12) { setup in
@@ -289,7 +316,8 @@ struct DiskFullEndToEndTests {
             try setup.disk.remount(readOnly: false)
             #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
             #expect(refused.stderr.contains("cannot create \(setup.disk.folder.path)/"), "\(refused.stderr)")
-            #expect(refused.stderr.contains("read only"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("Read-only file system"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("must be on a writable file system"), "with what to do: \(refused.stderr)")
             #expect(try filesWithBytes(under: setup.folder) == site, "the published site changed")
             #expect(try setup.savedSnapshots(in: setup.workspace.state) == snapshots)
 

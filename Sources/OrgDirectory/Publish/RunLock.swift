@@ -47,7 +47,8 @@ public final class RunLock: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .unavailable(path: url.path, reason: error.localizedDescription + checkTheStateKey)
+            let reason = FileDescriptorWrite.code(of: error).map { Self.reason($0, at: folder.path) }
+            throw .unavailable(path: url.path, reason: reason ?? error.localizedDescription + checkTheStateKey)
         }
         // A few rounds, because a run releasing the lock deletes the file we may have just opened.
         for _ in 0..<20 {

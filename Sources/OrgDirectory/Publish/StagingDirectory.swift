@@ -341,7 +341,7 @@ public final class StagingDirectory: Sendable {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreate(path: path, reason: error.localizedDescription)
+            throw .cannotCreate(path: path, reason: FileDescriptorWrite.describe(error, at: path))
         }
         let staging = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard staging >= 0 else {

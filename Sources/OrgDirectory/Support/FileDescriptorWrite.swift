@@ -60,6 +60,28 @@ enum FileDescriptorWrite {
     }
 }
 
+extension FileDescriptorWrite {
+    /// The `errno` a Foundation file error carries (its own domain's, or the underlying POSIX error's), if any.
+    ///
+    /// Why: folders are made through `FileManager`, whose words for a full or read-only file system ("couldn't be
+    /// saved because there isn't enough space") give no advice, and say nothing of inodes. A file system already out
+    /// of them refuses the run's first folder, before any file.
+    static func code(of error: any Error) -> Int32? {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: error.code) }
+        // Cast to `Error` first: on Linux the underlying error does not cast to `NSError` straight from `Any`.
+        guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error else { return nil }
+        let posix = underlying as NSError
+        return posix.domain == NSPOSIXErrorDomain ? Int32(truncatingIfNeeded: posix.code) : nil
+    }
+
+    /// A Foundation file error about `path` described as `describe(_:at:)` describes its `errno`, with the advice;
+    /// its own words when it carries none.
+    static func describe(_ error: any Error, at path: String) -> String {
+        code(of: error).map { describe($0, at: path) } ?? error.localizedDescription
+    }
+}
+
 /// How many more files a file system can hold (`statvfs`), for the advice on a full one.
 struct FileSystemRoom {
     /// The path asked about: `path` itself or the nearest folder above it that exists.

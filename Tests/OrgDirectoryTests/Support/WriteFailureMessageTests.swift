@@ -39,6 +39,23 @@ struct WriteFailureMessageTests {
         #expect(FileSystemRoom(path: "/", files: 100, freeFiles: 0).isOutOfFiles)
     }
 
+    @Test("a folder FileManager cannot make is described by its errno, with the advice; an error without one as it is")
+    func foundationErrorsByTheirErrno() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-errno-\(UUID().uuidString)")
+        try Data("a file, not a folder".utf8).write(to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inside = folder.appendingPathComponent("people")
+        let error = try #require(
+            throws: (any Error).self,
+            performing: { try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: false) })
+        #expect(FileDescriptorWrite.code(of: error) == ENOTDIR)
+        #expect(FileDescriptorWrite.describe(error, at: inside.path) == String(cString: strerror(ENOTDIR)))
+        #expect(FileDescriptorWrite.code(of: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS))) == EROFS)
+        struct Plain: Error {}
+        #expect(FileDescriptorWrite.code(of: Plain()) == nil)
+        #expect(FileDescriptorWrite.describe(Plain(), at: "/x") == Plain().localizedDescription)
+    }
+
     @Test("the output's refusal is reported by its full path and reason, not as a dump of the error value")
     func publishErrorUnwrapped() {
         let full = "/srv/.Output.staging-1-AB/search/ot/0.js"

@@ -56,6 +56,18 @@ struct SmallFileSystem {
         }
     }
 
+    /// Takes every inode left with empty files in a folder `filler`, as another program filling the file system
+    /// would; returns how many files that took. `free()` gives them back.
+    @discardableResult
+    func fillInodes() throws -> Int {
+        try FileManager.default.createDirectory(at: filler, withIntermediateDirectories: false)
+        var made = 0
+        while FileManager.default.createFile(atPath: filler.appendingPathComponent("\(made)").path, contents: nil) {
+            made += 1
+        }
+        return made
+    }
+
     /// Mounts it again with room for `inodes` files and folders.
     func remount(inodes: Int) throws {
         let outcome = try ChildProcess.run(
@@ -65,7 +77,7 @@ struct SmallFileSystem {
         }
     }
 
-    /// Gives the space back.
+    /// Gives back what `fill()` or `fillInodes()` took.
     func free() throws {
         try FileManager.default.removeItem(at: filler)
     }
@@ -108,6 +120,23 @@ struct DiskFullEndToEndTests {
         #expect(stderr.contains("free space on that file system and run again"), "\(stderr)")
         #expect(stderr.contains(folder.path + "/"), "the message names the file: \(stderr)")
         #expect(!stderr.contains("cannotWrite("), "\(stderr)")
+    }
+
+    /// The message a file system out of inodes gives: the system's reason, the advice naming `df -i` on it, not the
+    /// advice for bytes.
+    private func expectOutOfInodesMessage(_ stderr: String, naming folder: URL) {
+        #expect(stderr.contains("No space left on device"), "\(stderr)")
+        #expect(stderr.contains("no free inodes left"), "\(stderr)")
+        #expect(stderr.contains("`df -i \(folder.path)"), "names the file system: \(stderr)")
+        #expect(!stderr.contains("free space on that file system"), "not the advice for bytes: \(stderr)")
+    }
+
+    /// Gives the file system `disk` room for 5,000 files and builds again: it publishes everyone.
+    private func expectHealsWithMoreInodes(_ setup: Setup) async throws {
+        try setup.disk.remount(inodes: 5000)
+        let healed = try await setup.build()
+        #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+        #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
     }
 
     /// What each test runs in: a sandbox of 200 people, and a workspace whose output or state folder (`key`) is on a
@@ -200,18 +229,11 @@ struct DiskFullEndToEndTests {
         try await onASmallDisk("output", seed: 13, inodes: 150) { setup in
             let full = try await setup.build()
             #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
-            #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
-            #expect(full.stderr.contains("no free inodes left"), "\(full.stderr)")
-            #expect(full.stderr.contains("`df -i \(setup.disk.folder.path)"), "names the file system: \(full.stderr)")
-            #expect(!full.stderr.contains("free space on that file system"), "not the advice for bytes: \(full.stderr)")
+            expectOutOfInodesMessage(full.stderr, naming: setup.disk.folder)
             let left = try FileManager.default.contentsOfDirectory(atPath: setup.disk.folder.path)
             #expect(left.isEmpty, "no output and no staging folder: \(left)")
             #expect(try setup.savedSnapshots(in: setup.workspace.state).isEmpty)
-
-            try setup.disk.remount(inodes: 5000)
-            let healed = try await setup.build()
-            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
-            #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
+            try await expectHealsWithMoreInodes(setup)
         }
     }
 
@@ -219,26 +241,16 @@ struct DiskFullEndToEndTests {
     func buildOnAFileSystemAlreadyOutOfInodes() async throws {
         try await onASmallDisk("output", seed: 15, inodes: 100) { setup in
             // Every inode taken before the run: its first folder, not a file, is what the file system refuses.
-            let filler = setup.disk.folder.appendingPathComponent("filler", isDirectory: true)
-            try FileManager.default.createDirectory(at: filler, withIntermediateDirectories: false)
-            var made = 0
-            while FileManager.default.createFile(atPath: filler.appendingPathComponent("\(made)").path, contents: nil) {
-                made += 1
-            }
+            let made = try setup.disk.fillInodes()
             try #require(made > 0 && made < 100, "filled the inodes with \(made) files")
             let full = try await setup.build()
             #expect(full.status == 73, "stderr: \(full.stderr.suffix(2000))")
             #expect(full.stderr.contains("cannot create \(setup.disk.folder.path)/"), "\(full.stderr)")
-            #expect(full.stderr.contains("no free inodes left"), "\(full.stderr)")
-            #expect(full.stderr.contains("`df -i \(setup.disk.folder.path)"), "\(full.stderr)")
+            expectOutOfInodesMessage(full.stderr, naming: setup.disk.folder)
             let left = try FileManager.default.contentsOfDirectory(atPath: setup.disk.folder.path)
             #expect(left == ["filler"], "\(left)")
-
-            try FileManager.default.removeItem(at: filler)
-            try setup.disk.remount(inodes: 5000)
-            let healed = try await setup.build()
-            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
-            #expect(try publishedIds(in: setup.folder) == Set(await setup.sandbox.users.map(\.id)))
+            try setup.disk.free()
+            try await expectHealsWithMoreInodes(setup)
         }
     }
 

@@ -110,7 +110,9 @@ struct SnapshotFileWriter: Sendable {
         close(descriptor)
     }
 
+    /// `errno`'s words after a failed `operation` at `path`; `errno` is read before any text is made.
     static func lastError(_ operation: String, at path: String) -> String {
-        "\(operation): " + FileDescriptorWrite.describe(errno, at: path)
+        let code = errno
+        return "\(operation): " + FileDescriptorWrite.describe(code, at: path)
     }
 }

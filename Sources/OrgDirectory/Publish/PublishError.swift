@@ -33,3 +33,22 @@ public enum PublishError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 }
+
+extension PublishError {
+    /// `.cannotWrite` at `path` for the `errno` `code`, in `FileDescriptorWrite.describe`'s words: with the advice for
+    /// a full, inode-less or read-only file system, which needs the path. The code comes first, so that a caller's
+    /// `errno` is read before the path is put together.
+    static func writeFailure(_ code: Int32, at path: String) -> PublishError {
+        .cannotWrite(path: path, reason: FileDescriptorWrite.describe(code, at: path))
+    }
+
+    /// `.cannotCreate` at `path` for the `errno` `code` (see `writeFailure`).
+    static func createFailure(_ code: Int32, at path: String) -> PublishError {
+        .cannotCreate(path: path, reason: FileDescriptorWrite.describe(code, at: path))
+    }
+
+    /// `.cannotCreate` at `path` for a Foundation error (`FileManager`'s), described by its `errno` when it has one.
+    static func createFailure(_ error: any Error, at path: String) -> PublishError {
+        .cannotCreate(path: path, reason: FileDescriptorWrite.describe(error, at: path))
+    }
+}

@@ -47,7 +47,7 @@ public struct SitePublisher: Sendable {
         do {
             try fileManager.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreate(path: parent.path, reason: FileDescriptorWrite.describe(error, at: parent.path))
+            throw .createFailure(error, at: parent.path)
         }
         removeAbandonedStaging(in: parent)
         let name = ".\(output.lastPathComponent).staging-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -65,7 +65,7 @@ public struct SitePublisher: Sendable {
         do {
             try fileManager.createDirectory(at: root, withIntermediateDirectories: false)
         } catch {
-            throw .cannotCreate(path: root.path, reason: FileDescriptorWrite.describe(error, at: root.path))
+            throw .createFailure(error, at: root.path)
         }
         return StagingDirectory(root: root, previous: outputExists ? output : nil)
     }

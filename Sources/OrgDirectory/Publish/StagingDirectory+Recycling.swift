@@ -33,7 +33,7 @@ extension StagingDirectory {
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
         let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if top < 0 && errno == ENOENT { return }
-        guard top >= 0 else { throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(errno, at: path)) }
+        guard top >= 0 else { throw .writeFailure(errno, at: path) }
         defer { close(top) }
         try sweep(top, prefix: folder.isEmpty ? "" : folder + "/", skipping: skipped, keep: keep)
     }
@@ -58,11 +58,7 @@ extension StagingDirectory {
         for name in folders {
             let path = prefix + name
             let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard child >= 0 else {
-                let code = errno
-                throw .cannotWrite(
-                    path: rootPath + "/" + path, reason: FileDescriptorWrite.describe(code, at: rootPath + "/" + path))
-            }
+            guard child >= 0 else { throw .writeFailure(errno, at: rootPath + "/" + path) }
             defer { close(child) }
             try sweep(child, prefix: path + "/", keep: keep)
             // A folder still holding kept files stays (ENOTEMPTY).
@@ -70,9 +66,7 @@ extension StagingDirectory {
         }
         for name in stale {
             guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
-                let code = errno
-                let file = rootPath + "/" + prefix + name
-                throw .cannotWrite(path: file, reason: FileDescriptorWrite.describe(code, at: file))
+                throw .writeFailure(errno, at: rootPath + "/" + prefix + name)
             }
         }
     }

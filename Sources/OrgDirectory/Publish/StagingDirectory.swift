@@ -133,9 +133,7 @@ public final class StagingDirectory: Sendable {
             return try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
         }
         guard descriptor >= 0 else {
-            throw .cannotWrite(
-                path: rootPath + "/" + relativePath,
-                reason: FileDescriptorWrite.describe(errno, at: rootPath + "/" + relativePath))
+            throw .writeFailure(errno, at: rootPath + "/" + relativePath)
         }
         return (descriptor, overwritten)
     }
@@ -145,7 +143,7 @@ public final class StagingDirectory: Sendable {
         throws(PublishError)
     {
         if let code = file.cut(to: newSize) {
-            throw .cannotWrite(path: path(), reason: FileDescriptorWrite.describe(code, at: path()))
+            throw .writeFailure(code, at: path())
         }
     }
 
@@ -171,7 +169,7 @@ public final class StagingDirectory: Sendable {
             throw error
         }
         guard close(descriptor) == 0 else {
-            throw PublishError.cannotWrite(path: target, reason: FileDescriptorWrite.describe(errno, at: target))
+            throw PublishError.writeFailure(errno, at: target)
         }
         if let previousPath {
             let old = previousPath + "/" + relativePath
@@ -228,9 +226,7 @@ public final class StagingDirectory: Sendable {
         case .success(let value): linked = value
         case .failure(let error) where error.code == ENOENT: return
         case .failure(let error):
-            throw .cannotWrite(
-                path: rootPath + "/" + relativePath,
-                reason: FileDescriptorWrite.describe(error.code, at: rootPath + "/" + relativePath))
+            throw .writeFailure(error.code, at: rootPath + "/" + relativePath)
         }
         // In a folder holding an earlier site's files the file may be one of those, which were never counted.
         if holdsEarlierFiles { return }
@@ -341,12 +337,10 @@ public final class StagingDirectory: Sendable {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreate(path: path, reason: FileDescriptorWrite.describe(error, at: path))
+            throw .createFailure(error, at: path)
         }
         let staging = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard staging >= 0 else {
-            throw .cannotCreate(path: path, reason: FileDescriptorWrite.describe(errno, at: path))
-        }
+        guard staging >= 0 else { throw .createFailure(errno, at: path) }
         var previous: Int32?
         if let previousPath {
             let descriptor = open(
@@ -439,7 +433,7 @@ public final class StagingDirectory: Sendable {
     static func writeFile(_ bytes: [UInt8], to path: String) throws(PublishError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, reason: FileDescriptorWrite.describe(errno, at: path))
+            throw .writeFailure(errno, at: path)
         }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)
@@ -451,7 +445,7 @@ public final class StagingDirectory: Sendable {
         _ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String
     ) throws(PublishError) {
         if let code = bytes.withUnsafeBytes({ FileDescriptorWrite.all($0, to: descriptor) }) {
-            throw .cannotWrite(path: path(), reason: FileDescriptorWrite.describe(code, at: path()))
+            throw .writeFailure(code, at: path())
         }
     }
 }

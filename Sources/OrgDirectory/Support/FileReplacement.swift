@@ -70,8 +70,7 @@ enum FileReplacement {
         }
         if let code = failed {
             unlink(temporary.path)
-            throw Failure(
-                path: target.path, reason: FileDescriptorWrite.describe(code, at: target.path), creating: false)
+            throw Failure(code, at: target.path, creating: false)
         }
     }
 
@@ -88,14 +87,14 @@ enum FileReplacement {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if descriptor >= 0 { return (path, descriptor, nil, true) }
             guard errno == EEXIST else {
-                throw Failure(path: path, reason: FileDescriptorWrite.describe(errno, at: path), creating: true)
+                throw Failure(errno, at: path, creating: true)
             }
         }
         let path = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
-            throw Failure(path: path, reason: FileDescriptorWrite.describe(errno, at: path), creating: true)
+            throw Failure(errno, at: path, creating: true)
         }
         return (path, descriptor, nil, false)
     }
@@ -123,5 +122,13 @@ enum FileReplacement {
     static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+}
+
+extension FileReplacement.Failure {
+    /// The failure of the `errno` `code` at `path`, in `FileDescriptorWrite.describe`'s words (with the advice for a
+    /// full or inode-less file system, which needs the path).
+    init(_ code: Int32, at path: String, creating: Bool) {
+        self.init(path: path, reason: FileDescriptorWrite.describe(code, at: path), creating: creating)
     }
 }

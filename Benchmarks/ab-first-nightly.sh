@@ -6,6 +6,8 @@
 # (`scripts/ab_summary.py`).
 #
 #   Benchmarks/ab-first-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
+#   AB_SETTINGS_A='<key>publish</key><string>wholeSite</string>' Benchmarks/ab-first-nightly.sh NEW NEW
+#     # one binary, two settings (AB_SETTINGS_A / AB_SETTINGS_B: plist entries added to that side's settings)
 #
 # Needs a release graph-sandbox in .build-bench/release.
 set -euo pipefail
@@ -16,16 +18,20 @@ rm -rf "$dir"; mkdir -p "$dir"
 # shellcheck source=Benchmarks/sandbox.sh
 source Benchmarks/sandbox.sh
 export ORGDIR_CLIENT_SECRET=sandbox-secret
+for side in A B; do
+  extra_var=AB_SETTINGS_$side
+  sed "s#</dict></plist>#${!extra_var:-}</dict></plist>#" "$dir/settings.plist" > "$dir/$side.plist"
+done
 seed=3000
 for round in $(seq 1 "$rounds"); do
   for side in A B; do
     exe=$first; [ "$side" = B ] && exe=$second
     rm -rf "${dir:?}/Output" "$dir/State" "$dir"/.Output*
-    "$exe" build --config "$dir/settings.plist" --quiet
+    "$exe" build --config "$dir/$side.plist" --quiet
     seed=$((seed + 1))
     change_people "$seed" > /dev/null
     /usr/bin/time -o "$dir/time" -f "round $round $side: %e s wall, %U s user, %S s sys, %M KB peak" \
-      "$exe" build --config "$dir/settings.plist" --quiet
+      "$exe" build --config "$dir/$side.plist" --quiet
     tee -a "$dir/rounds" < "$dir/time"
   done
 done

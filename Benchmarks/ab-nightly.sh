@@ -7,6 +7,8 @@
 #
 #   Benchmarks/ab-nightly.sh OLD_ORGDIR NEW_ORGDIR [ROUNDS=4] [PEOPLE=100000]
 #   AB_HISTORY_NIGHTS=40 Benchmarks/ab-nightly.sh OLD NEW 6    # the same night after 40 nights of history
+#   AB_SETTINGS_A='<key>publish</key><string>wholeSite</string>' Benchmarks/ab-nightly.sh NEW NEW
+#     # one binary, two settings (AB_SETTINGS_A / AB_SETTINGS_B: plist entries added to that side's settings)
 #
 # Each round prints the wall, CPU and peak, then the run's stages from its `--verbose` log; the end, each side's
 # medians and in how many rounds B was faster (`scripts/ab_summary.py`).
@@ -24,7 +26,9 @@ huge_faults() { awk '/^thp_fault_alloc / {print $2; found = 1} END {if (!found) 
 change() { change_people "$1" > /dev/null; }
 for side in A B; do
   mkdir -p "$dir/$side"
-  sed "s#$dir/Output#$dir/$side/Output#; s#$dir/State#$dir/$side/State#" "$dir/settings.plist" > "$dir/$side.plist"
+  extra_var=AB_SETTINGS_$side
+  sed "s#$dir/Output#$dir/$side/Output#; s#$dir/State#$dir/$side/State#; s#</dict></plist>#${!extra_var:-}</dict></plist>#" \
+    "$dir/settings.plist" > "$dir/$side.plist"
 done
 "$first" build --config "$dir/A.plist" > /dev/null
 "$second" build --config "$dir/B.plist" > /dev/null

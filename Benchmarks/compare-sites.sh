@@ -5,6 +5,8 @@
 #
 #   Benchmarks/compare-sites.sh OLD_ORGDIR NEW_ORGDIR [PEOPLE=5000]
 #   COMPARE_NIGHTLIES=3 Benchmarks/compare-sites.sh OLD NEW   # then three nightly rebuilds each, 1% changed
+#   COMPARE_SETTINGS_A='<key>publish</key><string>wholeSite</string>' COMPARE_NIGHTLIES=3 \
+#     Benchmarks/compare-sites.sh NEW NEW   # the two ways of publishing a nightly build the same site?
 #   COMPARE_STALE_SPARE=1 Benchmarks/compare-sites.sh NEW NEW # B's first build finds the spare of an output that was
 #   deleted with its state (made by two earlier builds of B, the people changed since, an .htaccess in it), which
 #   it writes over instead of removing: the result must equal A's build from nothing
@@ -23,6 +25,12 @@ export ORGDIR_CLIENT_SECRET=sandbox-secret
 sed -i 's#</dict></plist>#<key>expandManager</key><true/></dict></plist>#' "$dir/settings.plist"
 for side in A B; do
   sed "s#$dir/Output#$dir/Out$side#; s#$dir/State#$dir/State$side#" "$dir/settings.plist" > "$dir/$side.plist"
+done
+# COMPARE_SETTINGS_A / COMPARE_SETTINGS_B: plist entries added to one side's settings, e.g. one binary with
+# '<key>publish</key><string>wholeSite</string>' against itself with the default publish of changed files.
+for side in A B; do
+  extra_var=COMPARE_SETTINGS_$side
+  [ -n "${!extra_var:-}" ] && sed -i "s#</dict></plist>#${!extra_var}</dict></plist>#" "$dir/$side.plist"
 done
 if [ -n "${COMPARE_STALE_SPARE:-}" ]; then
   "$second" build --config "$dir/B.plist" > /dev/null

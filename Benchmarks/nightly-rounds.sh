@@ -18,6 +18,8 @@ rm -rf "$dir" && mkdir -p "$dir"
 source Benchmarks/sandbox.sh
 trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$dir"' EXIT
 export ORGDIR_CLIENT_SECRET=sandbox-secret
+# ROUNDS_SETTINGS: plist entries added to the settings, e.g. '<key>publish</key><string>wholeSite</string>'.
+[ -n "${ROUNDS_SETTINGS:-}" ] && sed -i "s#</dict></plist>#${ROUNDS_SETTINGS}</dict></plist>#" "$dir/settings.plist"
 sync
 /usr/bin/time -f 'first build: %e s wall, %U s user, %S s sys, %M KB peak' "$orgdir" build --config "$dir/settings.plist" --quiet
 for round in $(seq 1 "$rounds"); do

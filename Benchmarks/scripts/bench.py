@@ -435,7 +435,7 @@ def nightly_and_diff(size, root, where="tmpfs"):
     nightly = row(f"nightly rebuild, 1% changed{suffix}", size,
                   note=f"{changes} changes/round via POST /_sandbox/changes, kept output+state")
     first_nights = row(f"nightly rebuild, first after a full build{suffix}", size,
-                       note=f"{changes} changes/round; each round a new full build (untimed) first, so no spare site"
+                       note=f"{changes} changes/round; each round a new full build (untimed) first"
                        ) if "first" in CONFIG.only else None
     diff = row("orgdir diff, two snapshots", size) if where == "tmpfs" else None
     try:
@@ -450,9 +450,9 @@ def nightly_and_diff(size, root, where="tmpfs"):
             pending(diff)
             return nightly, first_nights, diff
         summaries = []
-        # Round 0 is untimed: the night before, as cron would have run it. It leaves the site it replaced as the
-        # spare that every later night updates in place (the steady state; the first nightly after a first build
-        # has no spare yet and links every unchanged file instead).
+        # Round 0 is untimed: the night before, as cron would have run it (the steady state: with `publish`
+        # `changedFiles`, the default, every night moves its changes into the published site; with `wholeSite` it
+        # leaves the site it replaced as the spare that every later night updates in place).
         for round_number in range(0, CONFIG.rounds + 1):
             try:
                 applied = sandbox.control("POST", "/_sandbox/changes",
@@ -597,9 +597,10 @@ def fmt(value, digits=2):
 
 def first_nightly(made, sandbox, root, changes, label):
     """The first nightly after a first build, per round from a new first build (untimed) on its own output and
-    state: it has no spare site to update yet, so it links every unchanged file into a new staging folder, and of
-    its state files only the export row table is written over. What a checker sees that times a nightly right after
-    a full build."""
+    state. With `publish` `changedFiles` (the default) it moves its changes into the published site as every later
+    night does; with `wholeSite` it has no spare site to update yet and links every unchanged file into a new staging
+    folder. Of its state files only the export row table is written over. What a checker sees that times a nightly
+    right after a full build."""
     output, state = root / "first-nightly-out", root / "first-nightly-state"
     settings = write_settings(root / "first-nightly.plist", sandbox, output, state)
     command = [CONFIG.orgdir, "build", "--config", str(settings), "--json"]

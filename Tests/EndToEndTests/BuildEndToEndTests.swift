@@ -204,8 +204,10 @@ struct BuildEndToEndTests {
         defer { workspace.remove() }
         let configuration = SandboxConfiguration(userCount: 1_500, seed: 13)
         try await withSandbox(configuration) { sandbox, url in
+            // Only a whole-site publish keeps a spare.
             let settings = try workspace.writeSettings(
-                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId)
+                sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
+                extra: [("publish", "<string>wholeSite</string>")])
             func build() async throws -> [String: Any] {
                 let outcome = try await OrgDirProcess.run(
                     ["build", "--config", settings.path, "--json"], in: workspace.folder,

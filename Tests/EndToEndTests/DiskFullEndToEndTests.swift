@@ -183,16 +183,16 @@ struct DiskFullEndToEndTests {
     func nightlyOnAFullDisk() async throws {
         try await onASmallDisk("output", seed: 11) { setup in
             let (sandbox, output, disk) = (setup.sandbox, setup.folder, setup.disk)
-            // A first build, then a first nightly: it leaves the replaced site as the spare the next one writes into.
+            // A first build, then a first nightly: it moves its changes into the published site and keeps no spare.
             #expect(try await setup.build().status == 0)
             let first = try await sandbox.retitle(0, as: "Head of Free Space")
             let nightly = try await setup.build()
             #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(2000))")
-            #expect(FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent(".Output.spare").path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: disk.folder.path) == ["Output"])
 
             let second = try await sandbox.retitle(1, as: "Chief Disk Filler")
-            // Joiners too: their pages are new files, which a full disk has no room for. A change alone may not need
-            // any: a page written over in the spare can fit in the room its old text had.
+            // Joiners too: their pages are new files, which a full disk has no room for, as it has none for the changed
+            // pages and exports the nightly stages beside the site.
             for number in 1...20 {
                 let id = String(format: "ffffffff-0000-4000-8000-%012d", number)
                 try await sandbox.mutate(

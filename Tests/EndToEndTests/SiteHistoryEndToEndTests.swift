@@ -346,16 +346,20 @@ struct SiteHistoryEndToEndTests {
     }
 
     @Test(
-        "the replaced site is kept as the spare the next run updates; keepSpareSite off keeps none",
-        arguments: [true, false])
-    func spareSite(keep: Bool) async throws {
+        "a whole-site publish keeps a spare for the next run (not with keepSpareSite off); moving changes in keeps none",
+        arguments: [("wholeSite", true), ("wholeSite", false), ("changedFiles", true)])
+    func spareSite(mode: String, keepSetting: Bool) async throws {
+        let keep = keepSetting && mode == "wholeSite"
         let workspace = try Workspace()
         defer { workspace.remove() }
         let configuration = SandboxConfiguration(userCount: 30, seed: 5)
         try await withSandbox(configuration) { sandbox, url in
             let settings = try workspace.writeSettings(
                 sandbox: url, tenant: configuration.tenantId, clientId: configuration.clientId,
-                extra: [("keepSpareSite", keep ? "<true/>" : "<false/>")])
+                extra: [
+                    ("keepSpareSite", keepSetting ? "<true/>" : "<false/>"),
+                    ("publish", "<string>\(mode)</string>"),
+                ])
             let environment = ["ORGDIR_CLIENT_SECRET": configuration.clientSecret]
             func build() async throws {
                 let outcome = try await OrgDirProcess.run(
@@ -375,7 +379,9 @@ struct SiteHistoryEndToEndTests {
                 #expect(FileManager.default.fileExists(atPath: spare.path) == keep)
                 #expect(FileManager.default.fileExists(atPath: spareFingerprints.path) == keep)
                 let names = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
-                #expect(!names.contains { $0.contains("staging") }, "no staging folder is left: \(names)")
+                #expect(
+                    !names.contains { $0.contains("staging") || $0.contains("update") },
+                    "no staging or update folder is left: \(names)")
             }
             // Whatever the spare held, the published site is what a build from nothing gives, its search aside: the
             // nights kept the first build's search base and wrote an overlay of the three people changed since (the

@@ -42,6 +42,9 @@ public struct Settings: Sendable, Equatable {
     /// the new site instead of building one from nothing: nightly runs are much faster, for a second copy of the
     /// site on disk.
     public var keepSpareSite: Bool = true
+    /// How a run that builds on a published site publishes: only the changed files, moved in under a journal
+    /// (default), or a whole new site swapped in (`PublishMode`).
+    public var publishMode: PublishMode = .changedFiles
     public var stateDirectory: URL
     public var keepSnapshots: Int?
     public var maxRemovals: Int

@@ -14,7 +14,7 @@ public enum SettingsKey: String, CaseIterable, Sendable {
     // Resilience.
     case maxAttempts, maxRetryWait, requestTimeout
     // Site.
-    case title, output, templates, hideFields, exports, keepSpareSite
+    case title, output, templates, hideFields, exports, publish, keepSpareSite
     // History and safety.
     case state, keepSnapshots, maxRemovals, maxRemovalPercent, fullSyncEvery, deltaSync
 
@@ -35,6 +35,7 @@ public enum SettingsKey: String, CaseIterable, Sendable {
         case .scopes: "a string of space-separated scopes, or an array of strings"
         case .secret: "an empty string (secrets never live in the plist)"
         case .auth: "one of: " + AuthMethod.allCases.map(\.rawValue).joined(separator: ", ")
+        case .publish: "one of: " + PublishMode.allCases.map(\.rawValue).joined(separator: ", ")
         case .cloud: "one of: " + Cloud.allCases.map(\.rawValue).joined(separator: ", ")
         case .filter: "an OData $filter string"
         case .select, .hideFields, .excludeUsers, .includeOnlyUsers: "an array of strings"

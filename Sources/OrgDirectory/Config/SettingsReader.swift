@@ -98,6 +98,7 @@ struct SettingsReader {
             hideFields: try strings(.hideFields) ?? [],
             exports: exports,
             keepSpareSite: try bool(.keepSpareSite) ?? true,
+            publishMode: try enumeration(.publish, PublishMode.self) ?? .changedFiles,
             stateDirectory: try file(.state) ?? baseDirectory.appendingPathComponent("State", isDirectory: true),
             keepSnapshots: try integer(.keepSnapshots, in: 1...1_000_000),
             maxRemovals: try integer(.maxRemovals, in: 0...Int.max) ?? 500,

@@ -85,7 +85,11 @@ public struct BuildPipeline: Sendable {
         // So are the render fingerprints of the published site and of the spare a nightly run updates.
         let fingerprintStore = RenderFingerprintStore(
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
-        async let storedFingerprints = fingerprintStore.read(spare: settings.keepSpareSite)
+        // A run publishing its changes only updates the published site in place, and reads its fingerprints with the
+        // slugs for that; only a whole-site publish keeps and updates a spare.
+        let changesOnly = settings.publishMode == .changedFiles
+        async let storedFingerprints = fingerprintStore.read(
+            spare: settings.keepSpareSite && !changesOnly, publishedSlugs: changesOnly)
         // And everyone's preparation, when it was kept beside the snapshot this run compares with.
         let preparationContext = PreparationCache.context(hiding: settings.siteOptions.hideFields)
         let preparationStore = PreparationCacheStore(stateDirectory: settings.stateDirectory)
@@ -407,11 +411,22 @@ public struct BuildPipeline: Sendable {
         if let early {
             staging = early.staging
             published = staging.previous == nil ? nil : fingerprints.stored.published
+        } else if let known = fingerprints.stored.published, settings.publishMode == .changedFiles {
+            // Only what differs from the published site is staged: the published site is the earlier copy the render
+            // leaves in place, so its fingerprints are the in-place ones too. A spare's fingerprints go with the spare.
+            published = known
+            fingerprintStore.clearSpare()
+            do {
+                staging = try publisher.makeChangesStaging()
+            } catch {
+                throw .publish(error)
+            }
+            if staging.holdsChangesOnly { spare = known }
         } else {
             published = fingerprints.stored.published
             // The spare is worth updating only when both its files and the published ones are known; its file goes
             // now, since the spare is about to change.
-            if published != nil, settings.keepSpareSite {
+            if published != nil, settings.keepSpareSite, settings.publishMode == .wholeSite {
                 spare = fingerprints.stored.spare
                 fingerprintStore.clearSpare()
             }
@@ -453,21 +468,27 @@ public struct BuildPipeline: Sendable {
         }
         clock.lap("render into staging")
         // From here until the new fingerprints are saved, the stored ones may not match the published site; the
-        // published site's become the spare's, as the site itself is about to.
-        fingerprintStore.retirePublished()
+        // published site's become the spare's, as the site itself is about to (or are forgotten, when the changes
+        // are moved into the published site: the render has them mapped still).
+        if staging.holdsChangesOnly { fingerprintStore.clear() } else { fingerprintStore.retirePublished() }
         // The table describes the exports about to be replaced.
         exportRows.store.clear()
         do {
-            // Keeping the replaced site is only worth it when its fingerprints are known.
-            let kept = try publisher.publish(
-                staging, generatedAt: generatedAt, keepingSpare: settings.keepSpareSite && published != nil)
-            if !kept { fingerprintStore.clearSpare() }
+            if staging.holdsChangesOnly {
+                try publisher.publishChanges(staging, generatedAt: generatedAt)
+            } else {
+                // Keeping the replaced site is only worth it when its fingerprints are known.
+                let kept = try publisher.publish(
+                    staging, generatedAt: generatedAt,
+                    keepingSpare: settings.keepSpareSite && settings.publishMode == .wholeSite && published != nil)
+                if !kept { fingerprintStore.clearSpare() }
+            }
         } catch {
             fingerprintStore.clearSpare()
             publisher.discard(staging)
             throw .publish(error)
         }
-        clock.lap("publish (swap)")
+        clock.lap(staging.holdsChangesOnly ? "publish (changes moved in)" : "publish (swap)")
         // Four files with nothing in common, encoded at the same time: one after the other they were the last
         // tenth of a nightly run, on one core (the preparations only where the render did not save them already).
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)

@@ -25,8 +25,10 @@ public struct RenderFingerprintStore: Sendable {
     /// A run reads them while it syncs: decoded on the way into the render, two files of a hundred thousand lines
     /// each were a tenth of a second in which nothing else could run. The spare's file stays until `clearSpare()`,
     /// called when the spare is about to change, so a run that fails before that leaves it usable.
-    public func read(spare: Bool) -> Stored {
-        Stored(published: decoded(file, slugs: false), spare: spare ? decoded(spareFile) : nil)
+    /// With `publishedSlugs`, the published site's are read with their slugs, as the spare's are: a run that moves
+    /// its changes into the published site updates that site in place, as a whole-site publish updates its spare.
+    public func read(spare: Bool, publishedSlugs: Bool = false) -> Stored {
+        Stored(published: decoded(file, slugs: publishedSlugs), spare: spare ? decoded(spareFile) : nil)
     }
 
     /// What `read(spare:)` found.

@@ -40,6 +40,29 @@ enum FolderListing {
         }
     }
 
+    /// The subfolders of the open folder `descriptor` of a site, whose relative path with a trailing slash is `prefix`,
+    /// and the names of its files whose relative path `keep` rejects: what the sweeps of an earlier site's files (a
+    /// recycled staging folder's, the published site's for a folder of changes) look at. Top-level dotfiles (the
+    /// marker, an `.htaccess`) and the paths in `skipped` are left out. Only those names are kept from the listing,
+    /// never every name.
+    static func staleEntries(
+        of descriptor: Int32, prefix: String, skipping skipped: Set<String>, keep: (String) -> Bool
+    ) -> (folders: [String], stale: [String]) {
+        var folders: [String] = []
+        var stale: [String] = []
+        forEachEntry(of: descriptor) { name, isFolder in
+            if prefix.isEmpty && name.hasPrefix(".") { return }
+            let path = prefix + name
+            if skipped.contains(path) { return }
+            if isFolder {
+                folders.append(name)
+            } else if !keep(path) {
+                stale.append(name)
+            }
+        }
+        return (folders, stale)
+    }
+
     /// Whether `name` in the open folder `folder` is a folder (not a link to one), for file systems whose listings
     /// leave the type unknown.
     private static func isFolder(_ name: String, in folder: Int32) -> Bool {

@@ -10,16 +10,16 @@ import Foundation
 /// where they are, and sweeping away what the new site no longer has.
 extension StagingDirectory {
     /// Counts `fileCount` files as unchanged without touching them: the caller knows from the render fingerprints
-    /// that the recycled folder already holds exactly what the new site needs there. False (and nothing counted)
-    /// in a folder that was not recycled.
+    /// that the recycled folder already holds exactly what the new site needs there, or, in a folder of changes, that
+    /// the published site does. False (and nothing counted) in a folder that starts empty.
     public func keepInPlace(fileCount: Int) -> Bool {
-        guard isRecycled else { return false }
+        guard isRecycled || holdsChangesOnly else { return false }
         state.withLock { $0.unchanged += fileCount }
         return true
     }
 
-    /// Whether `keepInPlace` counts files here: only in a recycled folder.
-    public var keepsInPlace: Bool { isRecycled }
+    /// Whether `keepInPlace` counts files here: only in a recycled folder or a folder of changes.
+    public var keepsInPlace: Bool { isRecycled || holdsChangesOnly }
 
     /// Removes every file and emptied folder of a folder holding an earlier site's files (`holdsEarlierFiles`: the
     /// recycled spare, or an orphaned one a first build took) under `folder` ("" for all of it, the folders in
@@ -29,6 +29,10 @@ extension StagingDirectory {
     public func removeStale(
         in folder: String = "", skipping skipped: Set<String> = [], keeping keep: (String) -> Bool
     ) throws(PublishError) {
+        if holdsChangesOnly {
+            try noteStale(in: folder, skipping: skipped, keeping: keep)
+            return
+        }
         guard holdsEarlierFiles else { return }
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
         let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -42,19 +46,7 @@ extension StagingDirectory {
     private func sweep(
         _ folder: Int32, prefix: String, skipping skipped: Set<String> = [], keep: (String) -> Bool
     ) throws(PublishError) {
-        // Only the folders and the files to remove are kept from the listing, never every name.
-        var folders: [String] = []
-        var stale: [String] = []
-        FolderListing.forEachEntry(of: folder) { name, isFolder in
-            if prefix.isEmpty && name.hasPrefix(".") { return }
-            let path = prefix + name
-            if skipped.contains(path) { return }
-            if isFolder {
-                folders.append(name)
-            } else if !keep(path) {
-                stale.append(name)
-            }
-        }
+        let (folders, stale) = FolderListing.staleEntries(of: folder, prefix: prefix, skipping: skipped, keep: keep)
         for name in folders {
             let path = prefix + name
             let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -19,6 +19,10 @@ import Synchronization
 /// caller knows to be current stay untouched (`keepInPlace`), and files the new site no longer has are swept
 /// away at the end (`removeStale`). The spare of an output that is gone or emptied is taken the same way by a first
 /// build (`holdsEarlierFiles`, not `isRecycled`): written over, and swept of whatever the build does not write.
+///
+/// A staging folder that *holds changes only* (`holdsChangesOnly`, see `StagingDirectory+Changes.swift`) starts empty
+/// and receives only the files whose bytes differ from the published ones; the files to delete are noted, not
+/// removed. `SitePublisher.publishChanges` then moves those files into the published folder under a journal.
 public final class StagingDirectory: Sendable {
     /// Where the new site is being built.
     public let root: URL
@@ -31,6 +35,9 @@ public final class StagingDirectory: Sendable {
     /// that is gone, which a first build writes over instead of removing (`SitePublisher.makeStaging`). Its files
     /// are written over or replaced, never trusted, and what this run does not write is swept away.
     public let holdsEarlierFiles: Bool
+    /// True when this folder receives only the files that differ from the published site, which stays where it is
+    /// until `SitePublisher.publishChanges` moves them in (see the type's notes).
+    public let holdsChangesOnly: Bool
     let state = Mutex(StagingState())
 
     /// `root` and `previous` as file-system paths, computed once for the many writes.
@@ -39,11 +46,13 @@ public final class StagingDirectory: Sendable {
 
     /// `recycled`: `root` starts as an earlier site; `againstPublished`: one whose files the published site's
     /// fingerprints describe (the spare), not an orphaned spare whose output is gone or was emptied.
-    init(root: URL, previous: URL?, recycled: Bool = false, againstPublished: Bool = true) {
+    /// `changesOnly`: an empty folder that receives only what differs from `previous` (which must be given).
+    init(root: URL, previous: URL?, recycled: Bool = false, againstPublished: Bool = true, changesOnly: Bool = false) {
         self.root = root
         self.previous = previous
         self.isRecycled = recycled && previous != nil && againstPublished
         self.holdsEarlierFiles = recycled
+        self.holdsChangesOnly = changesOnly && previous != nil && !recycled
         self.rootPath = root.standardizedFileURL.path
         self.previousPath = previous?.standardizedFileURL.path
     }
@@ -73,13 +82,19 @@ public final class StagingDirectory: Sendable {
         let unchanged = relativePath.withCString { path in
             let name = path + nameOffset
             guard let previous = handles.previous else { return false }
-            return Self.contentEquals(folder: previous, name: name, bytes: bytes)
-                && linkPublished(name, from: previous, to: handles.staging)
+            guard Self.contentEquals(folder: previous, name: name, bytes: bytes) else { return false }
+            // A folder of changes leaves the published file where it is.
+            return holdsChangesOnly ? true : linkPublished(name, from: previous, to: handles.staging)
         }
         if unchanged {
-            state.withLock { $0.unchanged += 1 }
+            if holdsChangesOnly {
+                settleUnchanged(relativePath, in: handles, nameOffset: nameOffset)
+            } else {
+                state.withLock { $0.unchanged += 1 }
+            }
             return
         }
+        if holdsChangesOnly { keepPath(relativePath) }
         let file = try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
         defer { close(file.descriptor) }
         try Self.writeAll(bytes, to: file.descriptor, path: rootPath + "/" + relativePath)
@@ -173,7 +188,14 @@ public final class StagingDirectory: Sendable {
         }
         if let previousPath {
             let old = previousPath + "/" + relativePath
-            if Self.filesEqual(old, target), unlink(target) == 0, link(old, target) == 0 {
+            if holdsChangesOnly {
+                keepPath(relativePath)
+                // The published file stays; nothing of this run's is left at the path.
+                if Self.filesEqual(old, target), unlink(target) == 0 {
+                    state.withLock { $0.unchanged += 1 }
+                    return
+                }
+            } else if Self.filesEqual(old, target), unlink(target) == 0, link(old, target) == 0 {
                 state.withLock { $0.unchanged += 1 }
                 return
             }
@@ -186,6 +208,7 @@ public final class StagingDirectory: Sendable {
     /// linked on failure, so a later `write` to the same path never truncates a published file through a link.
     public func carryOver(_ relativePaths: [String]) -> Bool {
         guard previousPath != nil else { return false }
+        if holdsChangesOnly { return keepPublished(relativePaths) }
         var linked: [(folder: Int32, path: String, nameOffset: Int)] = []
         for relativePath in relativePaths {
             guard let folder = try? Self.parentFolder(of: relativePath),
@@ -211,6 +234,8 @@ public final class StagingDirectory: Sendable {
     /// Removes a file of the new site written or carried over earlier in this run, and takes it off the counts.
     public func remove(_ relativePath: String) throws(PublishError) {
         let folder = try Self.parentFolder(of: relativePath)
+        // In a folder of changes the published file goes too, when the changes are moved in.
+        if holdsChangesOnly { state.withLock { _ = $0.deleted.insert(relativePath) } }
         let handles = try folderHandles(folder)
         let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
         // The error number is taken right after the call that failed, before anything else can change it.
@@ -459,6 +484,8 @@ private struct Errno: Error {
 struct StagingState {
     var written = 0
     var unchanged = 0
+    /// The published files a folder of changes deletes (`holdsChangesOnly`), by relative path.
+    var deleted: Set<String> = []
     /// Folders created so far, by relative path ("" for the root).
     var folders: [String: FolderHandles] = [:]
 }

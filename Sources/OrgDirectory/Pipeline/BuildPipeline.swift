@@ -504,7 +504,7 @@ public struct BuildPipeline: Sendable {
         clock.lap("render fingerprints, search tokens, export rows and preparations save")
         BackgroundRelease.keepIfExiting((report, fingerprints.stored, exportRows.previous))
         var files = staging.counts
-        if staging.holdsEarlierFiles && !staging.isRecycled {
+        if staging.holdsEarlierFiles && !staging.isRecycled && !staging.holdsChangesOnly {
             // A first build over an earlier site's files (`SitePublisher.makeStaging`) writes over them without
             // knowing which of them it wrote already (a page prerendered, then rendered again): every file of the
             // new site is new, and the render counted them.

@@ -22,10 +22,19 @@ extension SitePublisher {
     /// The name every update folder of this output starts with.
     var updatePrefix: String { ".\(output.lastPathComponent).update-" }
 
+    /// Where the files the last update replaced are kept (`.<output>.replaced` beside the output): the next update
+    /// starts its folder of changes as them and writes over those it writes again (the exports, the list pages, the
+    /// index: most of a night's bytes), reusing their pages instead of taking fresh ones (`OverwritableFile`). At
+    /// 100,000 people that is some 2,500 files and 156 MB, against the 300,000 files of a whole spare site.
+    public var replaced: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).replaced")
+    }
+
     /// A staging folder that holds changes only (`StagingDirectory.holdsChangesOnly`), in a new update folder beside
     /// the output: the changes go to `new/`, the entries they replace or delete to `old/`, the journal to `journal`.
     /// When the output holds no site there is nothing to change: a whole-site staging folder (`makeStaging()`).
-    /// A spare kept by whole-site publishing (`keepSpareSite`) is removed: it would be stale from now on.
+    /// A spare kept by whole-site publishing (`keepSpareSite`) is removed: it would be stale from now on. The files
+    /// the last update replaced (`replaced`) become the new folder of changes, to be written over.
     public func makeChangesStaging() throws(PublishError) -> StagingDirectory {
         let (outputExists, holdsSite) = try inspectOutput()
         guard outputExists, holdsSite else { return try makeStaging() }
@@ -35,10 +44,14 @@ extension SitePublisher {
         let update = parent.appendingPathComponent(
             "\(updatePrefix)\(getpid())-\(UUID().uuidString.prefix(8))", isDirectory: true)
         let root = update.appendingPathComponent("new", isDirectory: true)
-        for folder in [update, root] where mkdir(folder.path, 0o755) != 0 {
+        guard mkdir(update.path, 0o755) == 0 else { throw .createFailure(errno, at: update.path) }
+        if isOrgdirFolder(replaced) && rename(replaced.path, root.path) == 0 {
+            return StagingDirectory(root: root, previous: output, recycled: true, changesOnly: true)
+        }
+        guard mkdir(root.path, 0o755) == 0 else {
             let code = errno
             TreeRemoval.remove(update.path)
-            throw .createFailure(code, at: folder.path)
+            throw .createFailure(code, at: root.path)
         }
         return StagingDirectory(root: root, previous: output, changesOnly: true)
     }
@@ -47,6 +60,7 @@ extension SitePublisher {
     /// the moves made are undone and the previous site is as it was; the caller then `discard`s the staging folder.
     public func publishChanges(_ staging: StagingDirectory, generatedAt: Date) throws(PublishError) {
         let update = staging.root.deletingLastPathComponent()
+        try staging.dropEarlierFiles()
         try StagingDirectory.writeFile(
             Self.marker(generatedAt: generatedAt), to: staging.rootPath + "/" + Self.markerName)
         let journal = try ChangeJournal.plan(
@@ -59,8 +73,11 @@ extension SitePublisher {
             throw .cannotWrite(path: journalFile.path, reason: error.errorDescription ?? "\(error)")
         }
         try journal.apply()
-        // Done: without its journal the update folder holds only what was replaced and is removed as a whole.
+        // Done: without its journal the update folder holds only what was replaced. The replaced files (where the
+        // changes were, exchanged out) are kept for the next update to write over; the deleted ones go.
         unlink(journalFile.path)
+        if isOrgdirFolder(replaced) { TreeRemoval.remove(replaced.path) }
+        _ = rename(staging.rootPath, replaced.path)
         TreeRemoval.remove(update.path)
         journal.removeEmptiedFolders()
     }

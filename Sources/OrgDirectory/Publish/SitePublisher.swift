@@ -50,6 +50,8 @@ public struct SitePublisher: Sendable {
             throw .createFailure(error, at: parent.path)
         }
         removeAbandonedStaging(in: parent)
+        // Files an update replaced, kept for the next update to write over: a whole site has no use for them.
+        if isOrgdirFolder(replaced) { TreeRemoval.remove(replaced.path) }
         let name = ".\(output.lastPathComponent).staging-\(getpid())-\(UUID().uuidString.prefix(8))"
         let root = parent.appendingPathComponent(name, isDirectory: true)
         if recyclingSpare && outputExists && isOrgdirFolder(spare) && rename(spare.path, root.path) == 0 {

@@ -21,11 +21,59 @@ extension StagingDirectory {
     /// A write whose bytes equal the published file's: the published file stays, and a file this run staged at the
     /// same path earlier (a page written twice) goes, so that nothing replaces it.
     func settleUnchanged(_ relativePath: String, in handles: FolderHandles, nameOffset: Int) {
-        let stagedBefore = relativePath.withCString { path in unlinkat(handles.staging, path + nameOffset, 0) == 0 }
+        _ = relativePath.withCString { path in unlinkat(handles.staging, path + nameOffset, 0) }
         state.withLock { state in
-            if stagedBefore { state.written -= 1 }
+            if state.staged.remove(relativePath) != nil { state.written -= 1 }
             state.unchanged += 1
             if !state.deleted.isEmpty { state.deleted.remove(relativePath) }
+        }
+    }
+
+    /// Counts a file written at `relativePath`: once per path in a folder of changes, where a path written again
+    /// (written over in place) is still one file.
+    func countWritten(_ relativePath: String) {
+        state.withLock { state in
+            if !holdsChangesOnly || state.staged.insert(relativePath).inserted { state.written += 1 }
+        }
+    }
+
+    /// `remove` in a folder of changes: this run's file at the path (if any) goes, and so does the published one,
+    /// when the changes are moved in.
+    func removeChange(_ relativePath: String, in handles: FolderHandles, nameOffset: Int) throws(PublishError) {
+        let code: Int32? = relativePath.withCString { path in
+            unlinkat(handles.staging, path + nameOffset, 0) == 0 || errno == ENOENT ? nil : errno
+        }
+        if let code { throw .writeFailure(code, at: rootPath + "/" + relativePath) }
+        state.withLock { state in
+            state.deleted.insert(relativePath)
+            if state.staged.remove(relativePath) != nil { state.written -= 1 }
+        }
+    }
+
+    /// Removes what a folder of changes holds beside this run's files (an earlier update's files that this run did
+    /// not write over, and the folders left empty), so that only this run's changes are moved in.
+    func dropEarlierFiles() throws(PublishError) {
+        guard holdsEarlierFiles else { return }
+        let staged = state.withLock { $0.staged }
+        let top = open(rootPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard top >= 0 else { throw .writeFailure(errno, at: rootPath) }
+        defer { close(top) }
+        try dropEarlierFiles(in: top, prefix: "", keeping: staged)
+    }
+
+    private func dropEarlierFiles(in folder: Int32, prefix: String, keeping staged: Set<String>) throws(PublishError) {
+        let (files, folders) = FolderListing.entries(of: folder)
+        for name in files where !staged.contains(prefix + name) {
+            guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
+                throw .writeFailure(errno, at: rootPath + "/" + prefix + name)
+            }
+        }
+        for name in folders {
+            let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard child >= 0 else { throw .writeFailure(errno, at: rootPath + "/" + prefix + name) }
+            defer { close(child) }
+            try dropEarlierFiles(in: child, prefix: prefix + name + "/", keeping: staged)
+            _ = unlinkat(folder, name, AT_REMOVEDIR)  // ENOTEMPTY while it holds this run's files
         }
     }
 

@@ -46,13 +46,14 @@ public final class StagingDirectory: Sendable {
 
     /// `recycled`: `root` starts as an earlier site; `againstPublished`: one whose files the published site's
     /// fingerprints describe (the spare), not an orphaned spare whose output is gone or was emptied.
-    /// `changesOnly`: an empty folder that receives only what differs from `previous` (which must be given).
+    /// `changesOnly`: a folder that receives only what differs from `previous` (which must be given); with
+    /// `recycled`, it starts holding the files an earlier update replaced, whose pages its writes reuse.
     init(root: URL, previous: URL?, recycled: Bool = false, againstPublished: Bool = true, changesOnly: Bool = false) {
         self.root = root
         self.previous = previous
-        self.isRecycled = recycled && previous != nil && againstPublished
+        self.isRecycled = recycled && previous != nil && againstPublished && !changesOnly
         self.holdsEarlierFiles = recycled
-        self.holdsChangesOnly = changesOnly && previous != nil && !recycled
+        self.holdsChangesOnly = changesOnly && previous != nil
         self.rootPath = root.standardizedFileURL.path
         self.previousPath = previous?.standardizedFileURL.path
     }
@@ -101,7 +102,7 @@ public final class StagingDirectory: Sendable {
         if let overwritten = file.overwritten {
             try Self.cut(overwritten, to: bytes.count, path: rootPath + "/" + relativePath)
         }
-        state.withLock { $0.written += 1 }
+        countWritten(relativePath)
     }
 
     /// The file at `relativePath` (in the folder open as `handles`, its name at `nameOffset`) opened for the new
@@ -192,7 +193,10 @@ public final class StagingDirectory: Sendable {
                 keepPath(relativePath)
                 // The published file stays; nothing of this run's is left at the path.
                 if Self.filesEqual(old, target), unlink(target) == 0 {
-                    state.withLock { $0.unchanged += 1 }
+                    state.withLock { state in
+                        if state.staged.remove(relativePath) != nil { state.written -= 1 }
+                        state.unchanged += 1
+                    }
                     return
                 }
             } else if Self.filesEqual(old, target), unlink(target) == 0, link(old, target) == 0 {
@@ -200,7 +204,7 @@ public final class StagingDirectory: Sendable {
                 return
             }
         }
-        state.withLock { $0.written += 1 }
+        countWritten(relativePath)
     }
 
     /// Hard-links the published files at `relativePaths` into the new site, all or none: a person whose inputs
@@ -234,8 +238,11 @@ public final class StagingDirectory: Sendable {
     /// Removes a file of the new site written or carried over earlier in this run, and takes it off the counts.
     public func remove(_ relativePath: String) throws(PublishError) {
         let folder = try Self.parentFolder(of: relativePath)
-        // In a folder of changes the published file goes too, when the changes are moved in.
-        if holdsChangesOnly { state.withLock { _ = $0.deleted.insert(relativePath) } }
+        if holdsChangesOnly {
+            let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
+            try removeChange(relativePath, in: try folderHandles(folder), nameOffset: nameOffset)
+            return
+        }
         let handles = try folderHandles(folder)
         let nameOffset = folder.isEmpty ? 0 : folder.utf8.count + 1
         // The error number is taken right after the call that failed, before anything else can change it.
@@ -486,6 +493,9 @@ struct StagingState {
     var unchanged = 0
     /// The published files a folder of changes deletes (`holdsChangesOnly`), by relative path.
     var deleted: Set<String> = []
+    /// The files a folder of changes holds from this run, by relative path: what is there beside them is an earlier
+    /// update's, and goes before the changes are moved in.
+    var staged: Set<String> = []
     /// Folders created so far, by relative path ("" for the root).
     var folders: [String: FolderHandles] = [:]
 }

@@ -98,8 +98,10 @@ struct ChangePublishTests {
         #expect(after["people/a.html"]?.inode == before["people/a.html"]?.inode)
         #expect(after["departments/x.html"]?.inode == before["departments/x.html"]?.inode)
         #expect(FileManager.default.fileExists(atPath: publisher.output.appendingPathComponent(".orgdir-site").path))
-        let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
-        #expect(names == ["Output"], "no update folder and no spare is left")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        #expect(names == [".Output.replaced", "Output"], "no update folder and no spare, only what was replaced")
+        let replaced = try Self.texts(of: publisher.replaced)
+        #expect(replaced == ["index.html": "index one", "people/b.html": "b one"], "kept to be written over")
     }
 
     @Test("a replaced published file is moved away whole, never written through: a link to it keeps the old bytes")
@@ -209,6 +211,28 @@ struct ChangePublishTests {
         try publisher.publishChanges(try Self.stageChanges(with: publisher), generatedAt: Date())
         #expect(!FileManager.default.fileExists(atPath: publisher.spare.path))
         #expect(try Self.texts(of: publisher.output) == Self.changedSite)
+    }
+
+    @Test("the next update writes over the files the last one replaced, reusing them, and moves in only its own")
+    func replacedFilesWrittenOver() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(Self.site, in: root)
+        try publisher.publishChanges(try Self.stageChanges(with: publisher), generatedAt: Date())
+        let kept = try Self.contents(of: publisher.replaced)
+        let staging = try publisher.makeChangesStaging()
+        #expect(staging.holdsChangesOnly && staging.holdsEarlierFiles && !staging.isRecycled)
+        #expect(!FileManager.default.fileExists(atPath: publisher.replaced.path), "taken as the folder of changes")
+        try staging.write(Array("b three".utf8), to: "people/b.html")
+        try staging.write(Array("b three".utf8), to: "people/b.html")  // written twice, counted once
+        try staging.write(Array("index two".utf8), to: "index.html")  // equal to the published one
+        #expect(staging.counts.written == 1)
+        #expect(staging.counts.unchanged == 1)
+        try publisher.publishChanges(staging, generatedAt: Date())
+        let after = try Self.contents(of: publisher.output)
+        #expect(after.mapValues(\.text) == Self.changedSite.merging(["people/b.html": "b three"]) { $1 })
+        #expect(after["people/b.html"]?.inode == kept["people/b.html"]?.inode, "the replaced file was written over")
+        #expect(try Self.texts(of: publisher.replaced) == ["people/b.html": "b two"])
     }
 
     /// The id of a process that has ended (and been waited for), so no process has it for a while.

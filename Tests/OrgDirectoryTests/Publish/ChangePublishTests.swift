@@ -140,8 +140,12 @@ struct ChangePublishTests {
         #expect(!FileManager.default.fileExists(atPath: update.path))
     }
 
-    @Test("a run that died halfway through its moves is undone by the next run before it stages", arguments: [1, 3, 4])
-    func diedHalfwayRecovered(stepsMade: Int) throws {
+    /// The next run undoes the moves whichever staging it makes: a nightly's folder of changes, or a whole site (the
+    /// run after a crash finds no render fingerprints, cleared before the moves, and stages a whole site).
+    @Test(
+        "a run that died halfway through its moves is undone by the next run before it stages",
+        arguments: [(1, false), (3, false), (4, false), (3, true)])
+    func diedHalfwayRecovered(stepsMade: Int, wholeSite: Bool) throws {
         let root = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let publisher = try Self.publishedSite(Self.site, in: root)
@@ -156,7 +160,7 @@ struct ChangePublishTests {
         let gone = try Self.finishedProcess()
         let dead = root.appendingPathComponent("\(publisher.updatePrefix)\(gone)-deadbeef")
         try FileManager.default.moveItem(at: update, to: dead)
-        let next = try publisher.makeChangesStaging()
+        let next = wholeSite ? try publisher.makeStaging() : try publisher.makeChangesStaging()
         defer { publisher.discard(next) }
         try Self.expectUntouched(publisher.output, as: before)
         #expect(!FileManager.default.fileExists(atPath: dead.path))

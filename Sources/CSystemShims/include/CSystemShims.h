@@ -5,6 +5,10 @@
 /// Returns 0 on success, -1 with errno set otherwise (EINVAL/ENOSYS/ENOTSUP when the filesystem cannot).
 int orgdir_exchange_paths(const char *first, const char *second);
 
+/// `orgdir_exchange_paths` for names relative to open folders (Linux renameat2, macOS renameatx_np), so that many
+/// exchanges in the same two folders do not walk the whole paths each time.
+int orgdir_exchange_at(int first_folder, const char *first, int second_folder, const char *second);
+
 /// Tunes glibc's malloc for one batch run: caps the arenas (M_ARENA_MAX) at `arenas`, fixes the mmap threshold at
 /// 4 MiB and keeps freed memory instead of trimming it; returns 1 when applied, 0 where the C library has no such
 /// setting (macOS, musl).

@@ -58,9 +58,28 @@ extension SitePublisher {
 
     /// Moves a folder of changes into the published site (see the type's notes), with a new marker file. On error
     /// the moves made are undone and the previous site is as it was; the caller then `discard`s the staging folder.
-    public func publishChanges(_ staging: StagingDirectory, generatedAt: Date) throws(PublishError) {
+    ///
+    /// A run that changed at least `wholeSiteShare` of the site's files, and at least `wholeSiteMinimum` of them (other
+    /// hidden fields, new templates), makes its folder of changes a whole site instead, by linking the unchanged files
+    /// into it, and swaps the folders as a first build does (`publish`): moved in one by one, half of a large site's
+    /// pages would let readers see old and new pages side by side for a second or more. It costs time: at 100,000
+    /// people, other hidden fields (154,000 files, 51 %) took 2.7 s to publish swapped against 1.4–1.7 s moved, most of
+    /// it removing the old site; a new title (100,441 files, 33 %) is moved, in about 1 s.
+    public func publishChanges(
+        _ staging: StagingDirectory, generatedAt: Date, wholeSiteShare: Double = 0.5, wholeSiteMinimum: Int = 2_000
+    ) throws(PublishError) {
         let update = staging.root.deletingLastPathComponent()
         try staging.dropEarlierFiles()
+        let counts = staging.counts
+        if counts.written >= wholeSiteMinimum,
+            Double(counts.written) >= wholeSiteShare * Double(counts.written + counts.unchanged),
+            linkUnchanged(into: staging)
+        {
+            try publish(staging, generatedAt: generatedAt)
+            TreeRemoval.remove(update.path)
+            if isOrgdirFolder(replaced) { TreeRemoval.remove(replaced.path) }
+            return
+        }
         try StagingDirectory.writeFile(
             Self.marker(generatedAt: generatedAt), to: staging.rootPath + "/" + Self.markerName)
         let journal = try ChangeJournal.plan(
@@ -80,6 +99,60 @@ extension SitePublisher {
         _ = rename(staging.rootPath, replaced.path)
         TreeRemoval.remove(update.path)
         journal.removeEmptiedFolders()
+    }
+
+    /// Links every published file that the folder of changes `staging` neither holds nor deletes into it, making it a
+    /// whole site. False, with the links it made removed again, when one cannot be made (a file system without hard
+    /// links): the changes are then moved in after all.
+    func linkUnchanged(into staging: StagingDirectory) -> Bool {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        let published = open(output.path, flags)
+        guard published >= 0 else { return false }
+        defer { close(published) }
+        let staged = open(staging.rootPath, flags)
+        guard staged >= 0 else { return false }
+        defer { close(staged) }
+        var linked: [String] = []
+        if linkFolder(published, into: staged, prefix: "", deleted: staging.deletedPaths, linked: &linked) {
+            return true
+        }
+        for path in linked { unlink(staging.rootPath + "/" + path) }
+        return false
+    }
+
+    /// `linkUnchanged` for the open published folder `published` and its counterpart `staged`, whose relative path with
+    /// a trailing slash is `prefix`; the paths linked are added to `linked`.
+    private func linkFolder(
+        _ published: Int32, into staged: Int32, prefix: String, deleted: Set<String>, linked: inout [String]
+    ) -> Bool {
+        let (files, folders) = FolderListing.entries(of: published)
+        for name in files where !deleted.contains(prefix + name) {
+            var info = stat()
+            if fstatat(staged, name, &info, AT_SYMLINK_NOFOLLOW) == 0 { continue }  // this run's file
+            guard linkat(published, name, staged, name, 0) == 0 else { return false }
+            linked.append(prefix + name)
+        }
+        for name in folders {
+            var info = stat()
+            if fstatat(staged, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                if (info.st_mode & S_IFMT) != S_IFDIR { continue }  // the new site has a file there
+            } else if mkdirat(staged, name, 0o755) != 0 {
+                return false
+            }
+            let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+            let publishedChild = openat(published, name, flags)
+            guard publishedChild >= 0 else { return false }
+            defer { close(publishedChild) }
+            let stagedChild = openat(staged, name, flags)
+            guard stagedChild >= 0 else { return false }
+            defer { close(stagedChild) }
+            guard
+                linkFolder(
+                    publishedChild, into: stagedChild, prefix: prefix + name + "/", deleted: deleted, linked: &linked)
+            else { return false }
+            _ = unlinkat(staged, name, AT_REMOVEDIR)  // a folder whose files all go goes too (ENOTEMPTY otherwise)
+        }
+        return true
     }
 
     /// Undoes the moves of the update folder `update` when it holds a journal (a run that failed or died while

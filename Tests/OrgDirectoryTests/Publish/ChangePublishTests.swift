@@ -239,6 +239,42 @@ struct ChangePublishTests {
         #expect(try Self.texts(of: publisher.replaced) == ["people/b.html": "b two"])
     }
 
+    @Test("a run that changed most files links the rest into its folder of changes and swaps the whole site in")
+    func mostFilesChangedSwapsWholeSite() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(Self.site, in: root)
+        try "Options -Indexes\n".write(
+            to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+        let before = try Self.contents(of: publisher.output)
+        var outputInode = stat()
+        #expect(lstat(publisher.output.path, &outputInode) == 0)
+        let staging = try Self.stageChanges(with: publisher)
+        try publisher.publishChanges(staging, generatedAt: Date(), wholeSiteShare: 0.5, wholeSiteMinimum: 1)
+        let after = try Self.contents(of: publisher.output)
+        #expect(after.mapValues(\.text) == Self.changedSite.merging([".htaccess": "Options -Indexes\n"]) { $1 })
+        #expect(after["people/a.html"]?.inode == before["people/a.html"]?.inode, "an unchanged file is linked")
+        #expect(after[".htaccess"]?.inode == before[".htaccess"]?.inode)
+        var swapped = stat()
+        #expect(lstat(publisher.output.path, &swapped) == 0 && swapped.st_ino != outputInode.st_ino, "a new folder")
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(names == ["Output"], "no update folder, no spare and no replaced files are left")
+    }
+
+    @Test("a run that changed few files moves them in, the published folder staying the same folder")
+    func fewFilesChangedMovedIn() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(Self.site, in: root)
+        var outputInode = stat()
+        #expect(lstat(publisher.output.path, &outputInode) == 0)
+        let staging = try Self.stageChanges(with: publisher)
+        try publisher.publishChanges(staging, generatedAt: Date(), wholeSiteShare: 0.9, wholeSiteMinimum: 1)
+        var after = stat()
+        #expect(lstat(publisher.output.path, &after) == 0 && after.st_ino == outputInode.st_ino)
+        #expect(try Self.texts(of: publisher.output) == Self.changedSite)
+    }
+
     /// The id of a process that has ended (and been waited for), so no process has it for a while.
     static func finishedProcess() throws -> Int32 {
         let process = Process()

@@ -45,6 +45,9 @@ public struct Settings: Sendable, Equatable {
     /// How a run that builds on a published site publishes: only the changed files, moved in under a journal
     /// (default), or a whole new site swapped in (`PublishMode`).
     public var publishMode: PublishMode = .changedFiles
+
+    /// Whether a run keeps the site it replaces as a spare: only a whole-site publish has one (`keepSpareSite`).
+    public var keepsSpareSite: Bool { keepSpareSite && publishMode == .wholeSite }
     public var stateDirectory: URL
     public var keepSnapshots: Int?
     public var maxRemovals: Int

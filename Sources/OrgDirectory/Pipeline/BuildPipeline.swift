@@ -87,9 +87,8 @@ public struct BuildPipeline: Sendable {
             stateDirectory: settings.stateDirectory, output: settings.outputDirectory)
         // A run publishing its changes only updates the published site in place, and reads its fingerprints with the
         // slugs for that; only a whole-site publish keeps and updates a spare.
-        let changesOnly = settings.publishMode == .changedFiles
         async let storedFingerprints = fingerprintStore.read(
-            spare: settings.keepSpareSite && !changesOnly, publishedSlugs: changesOnly)
+            spare: settings.keepsSpareSite, publishedSlugs: settings.publishMode == .changedFiles)
         // And everyone's preparation, when it was kept beside the snapshot this run compares with.
         let preparationContext = PreparationCache.context(hiding: settings.siteOptions.hideFields)
         let preparationStore = PreparationCacheStore(stateDirectory: settings.stateDirectory)
@@ -426,7 +425,7 @@ public struct BuildPipeline: Sendable {
             published = fingerprints.stored.published
             // The spare is worth updating only when both its files and the published ones are known; its file goes
             // now, since the spare is about to change.
-            if published != nil, settings.keepSpareSite, settings.publishMode == .wholeSite {
+            if published != nil, settings.keepsSpareSite {
                 spare = fingerprints.stored.spare
                 fingerprintStore.clearSpare()
             }
@@ -473,14 +472,15 @@ public struct BuildPipeline: Sendable {
         if staging.holdsChangesOnly { fingerprintStore.clear() } else { fingerprintStore.retirePublished() }
         // The table describes the exports about to be replaced.
         exportRows.store.clear()
+        var swappedWhole = true
         do {
             if staging.holdsChangesOnly {
-                try publisher.publishChanges(staging, generatedAt: generatedAt)
+                swappedWhole = try publisher.publishChanges(staging, generatedAt: generatedAt)
             } else {
                 // Keeping the replaced site is only worth it when its fingerprints are known.
                 let kept = try publisher.publish(
                     staging, generatedAt: generatedAt,
-                    keepingSpare: settings.keepSpareSite && settings.publishMode == .wholeSite && published != nil)
+                    keepingSpare: settings.keepsSpareSite && published != nil)
                 if !kept { fingerprintStore.clearSpare() }
             }
         } catch {
@@ -488,7 +488,7 @@ public struct BuildPipeline: Sendable {
             publisher.discard(staging)
             throw .publish(error)
         }
-        clock.lap(staging.holdsChangesOnly ? "publish (changes moved in)" : "publish (swap)")
+        clock.lap(staging.holdsChangesOnly && !swappedWhole ? "publish (changes moved in)" : "publish (swap)")
         // Four files with nothing in common, encoded at the same time: one after the other they were the last
         // tenth of a nightly run, on one core (the preparations only where the render did not save them already).
         async let fingerprintsSaved = Self.save(report.fingerprints, in: fingerprintStore)

@@ -120,8 +120,7 @@ struct ChangeJournal: Equatable {
         defer { folders.closeAll() }
         for (index, step) in steps.enumerated() {
             if let limit, index >= limit { return }
-            if step.kind == .replace, folders.exchange(step.path) { continue }
-            if let code = make(step) {
+            if let code = make(step, in: &folders) {
                 let failedAt = output + "/" + step.path
                 let reason = FileDescriptorWrite.describe(code, at: failedAt)
                 let left = rollBack(upTo: index + 1)
@@ -131,15 +130,14 @@ struct ChangeJournal: Equatable {
         }
     }
 
-    /// Makes one step by whole paths (a replacement that `FolderPairs.exchange` could not make); the error number when it
-    /// failed.
-    private func make(_ step: Step) -> Int32? {
+    /// Makes one step, a replacement relative to the open `folders`; the error number when it failed.
+    private func make(_ step: Step, in folders: inout FolderPairs) -> Int32? {
         let published = output + "/" + step.path
         let new = staged + "/" + step.path
         switch step.kind {
         case .replace:
-            if orgdir_exchange_paths(new, published) == 0 { return nil }
-            let code = errno
+            let code = folders.exchange(step.path)
+            if code == 0 { return nil }
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else { return code }
             // No exchange on this file system: the published file is kept aside by a second link (or, where links
             // are refused, by a rename: one moment without a file at the path), then replaced.
@@ -264,14 +262,19 @@ private struct FolderPairs {
         self.staged = staged
     }
 
-    /// Exchanges the staged file at `path` with the published one; false (nothing changed) when it could not, for the
-    /// caller to try by whole paths and report the error.
-    mutating func exchange(_ path: String) -> Bool {
+    /// Exchanges the staged file at `path` with the published one (by whole paths when the folders cannot be opened);
+    /// 0, or the error number.
+    mutating func exchange(_ path: String) -> Int32 {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { path[..<$0] } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let pair = pair(folder) else { return false }
-        return orgdir_exchange_at(pair.staged, name, pair.published, name) == 0
+        let done =
+            if let pair = pair(folder) {
+                orgdir_exchange_at(pair.staged, name, pair.published, name) == 0
+            } else {
+                orgdir_exchange_paths(staged + "/" + path, output + "/" + path) == 0
+            }
+        return done ? 0 : errno
     }
 
     private mutating func pair(_ folder: Substring) -> (published: Int32, staged: Int32)? {

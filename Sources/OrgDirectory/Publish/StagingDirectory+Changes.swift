@@ -22,6 +22,12 @@ extension StagingDirectory {
     /// same path earlier (a page written twice) goes, so that nothing replaces it.
     func settleUnchanged(_ relativePath: String, in handles: FolderHandles, nameOffset: Int) {
         _ = relativePath.withCString { path in unlinkat(handles.staging, path + nameOffset, 0) }
+        countUnchanged(relativePath)
+    }
+
+    /// Counts the published file at `relativePath` as this run's, unchanged, in a folder of changes that holds no file
+    /// of this run's there any more: not to be deleted, and no longer counted as written.
+    func countUnchanged(_ relativePath: String) {
         state.withLock { state in
             if state.staged.remove(relativePath) != nil { state.written -= 1 }
             state.unchanged += 1
@@ -30,10 +36,11 @@ extension StagingDirectory {
     }
 
     /// Counts a file written at `relativePath`: once per path in a folder of changes, where a path written again
-    /// (written over in place) is still one file.
+    /// (written over in place) is still one file, and no longer one to delete, whatever was noted before.
     func countWritten(_ relativePath: String) {
         state.withLock { state in
             if !holdsChangesOnly || state.staged.insert(relativePath).inserted { state.written += 1 }
+            if holdsChangesOnly && !state.deleted.isEmpty { state.deleted.remove(relativePath) }
         }
     }
 
@@ -51,37 +58,13 @@ extension StagingDirectory {
     }
 
     /// Removes what a folder of changes holds beside this run's files (an earlier update's files that this run did
-    /// not write over, and the folders left empty), so that only this run's changes are moved in.
+    /// not write over, and the folders left empty), so that only this run's changes are moved in: the sweep of a
+    /// recycled folder (`removeStale`), keeping this run's files. Top-level dotfiles are left: the only one such a
+    /// folder holds is the marker, which the publish writes over.
     func dropEarlierFiles() throws(PublishError) {
         guard holdsEarlierFiles else { return }
         let staged = state.withLock { $0.staged }
-        let top = open(rootPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard top >= 0 else { throw .writeFailure(errno, at: rootPath) }
-        defer { close(top) }
-        try dropEarlierFiles(in: top, prefix: "", keeping: staged)
-    }
-
-    private func dropEarlierFiles(in folder: Int32, prefix: String, keeping staged: Set<String>) throws(PublishError) {
-        let (files, folders) = FolderListing.entries(of: folder)
-        for name in files where !staged.contains(prefix + name) {
-            guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
-                throw .writeFailure(errno, at: rootPath + "/" + prefix + name)
-            }
-        }
-        for name in folders {
-            let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard child >= 0 else { throw .writeFailure(errno, at: rootPath + "/" + prefix + name) }
-            defer { close(child) }
-            try dropEarlierFiles(in: child, prefix: prefix + name + "/", keeping: staged)
-            _ = unlinkat(folder, name, AT_REMOVEDIR)  // ENOTEMPTY while it holds this run's files
-        }
-    }
-
-    /// A path this run writes is no longer one to delete, whatever was noted before.
-    func keepPath(_ relativePath: String) {
-        state.withLock { state in
-            if !state.deleted.isEmpty { state.deleted.remove(relativePath) }
-        }
+        try sweepEarlierFiles(keeping: { staged.contains($0) })
     }
 
     /// `carryOver` in a folder of changes: the published files stay where they are, so it only checks that each is

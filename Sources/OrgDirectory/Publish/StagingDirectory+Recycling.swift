@@ -34,6 +34,13 @@ extension StagingDirectory {
             return
         }
         guard holdsEarlierFiles else { return }
+        try sweepEarlierFiles(in: folder, skipping: skipped, keeping: keep)
+    }
+
+    /// `removeStale`'s sweep of this folder's own files, whatever kind of folder it is.
+    func sweepEarlierFiles(
+        in folder: String = "", skipping skipped: Set<String> = [], keeping keep: (String) -> Bool
+    ) throws(PublishError) {
         let path = folder.isEmpty ? rootPath : rootPath + "/" + folder
         let top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if top < 0 && errno == ENOENT { return }

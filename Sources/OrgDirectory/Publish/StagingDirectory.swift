@@ -95,7 +95,6 @@ public final class StagingDirectory: Sendable {
             }
             return
         }
-        if holdsChangesOnly { keepPath(relativePath) }
         let file = try openForWriting(relativePath, in: handles, nameOffset: nameOffset)
         defer { close(file.descriptor) }
         try Self.writeAll(bytes, to: file.descriptor, path: rootPath + "/" + relativePath)
@@ -190,13 +189,9 @@ public final class StagingDirectory: Sendable {
         if let previousPath {
             let old = previousPath + "/" + relativePath
             if holdsChangesOnly {
-                keepPath(relativePath)
                 // The published file stays; nothing of this run's is left at the path.
                 if Self.filesEqual(old, target), unlink(target) == 0 {
-                    state.withLock { state in
-                        if state.staged.remove(relativePath) != nil { state.written -= 1 }
-                        state.unchanged += 1
-                    }
+                    countUnchanged(relativePath)
                     return
                 }
             } else if Self.filesEqual(old, target), unlink(target) == 0, link(old, target) == 0 {

@@ -26,12 +26,22 @@ public struct ExportRowStore: Sendable {
     /// too large for a table) would otherwise leave the run before's file unread in the state folder (some 30 MB at
     /// 100,000 people). On failure, removes the table and rethrows.
     func save(_ rows: ExportRows?) throws {
-        keptRows.discard(allBut: Set(rows.map { Array($0.kept.keys) } ?? []))
-        guard let rows else {
-            cache.remove()
-            return
+        try prepareSave(rows).commit()
+    }
+
+    /// The first half of `save`: the table written beside its file; `commit` puts it in place (or, for nil, removes
+    /// it) and removes the kept rows it does not describe. On failure, removes the table and rethrows.
+    func prepareSave(_ rows: ExportRows?) throws(FileReplacement.Failure) -> PendingStateSave {
+        let described = Set(rows.map { Array($0.kept.keys) } ?? [])
+        let pending = try rows.map { rows throws(FileReplacement.Failure) in
+            try cache.prepare(encodingInPieces: rows.encode(into:))
         }
-        try cache.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in try rows.encode(into: &out) })
+        return PendingStateSave(
+            commit: { [cache, keptRows] in
+                keptRows.discard(allBut: described)
+                guard let pending else { return cache.remove() }
+                try pending.commit()
+            }, discard: { pending?.discard() })
     }
 
     /// Forgets the stored table (before a publish; the next `save` writes over it, see `StateCacheFile.clear`).

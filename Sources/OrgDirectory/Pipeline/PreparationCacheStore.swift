@@ -27,8 +27,23 @@ public struct PreparationCacheStore: Sendable {
     func save(
         _ made: PreparationCache.Made, context: RenderFingerprint, snapshot: String
     ) throws(FileReplacement.Failure) {
+        try written(made, context: context, snapshot: snapshot).commit()
+    }
+
+    /// The first half of `save`: the cache written beside its file, put in place by `commit`. On failure, removes
+    /// the cache and rethrows.
+    func prepareSave(
+        _ made: PreparationCache.Made, context: RenderFingerprint, snapshot: String
+    ) throws(FileReplacement.Failure) -> PendingStateSave {
+        let pending = try written(made, context: context, snapshot: snapshot)
+        return PendingStateSave(commit: { try pending.commit() }, discard: pending.discard)
+    }
+
+    private func written(
+        _ made: PreparationCache.Made, context: RenderFingerprint, snapshot: String
+    ) throws(FileReplacement.Failure) -> StateCacheFile.Pending {
         let header = PreparationCache.header(made, context: context, snapshot: snapshot)
-        try cache.replace { write in
+        return try cache.prepare { write in
             if let failed = header.withUnsafeBytes(write) { return (0, failed) }
             let entries = made.write(write)
             return (header.count + entries.size, entries.failed)

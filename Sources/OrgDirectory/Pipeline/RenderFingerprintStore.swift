@@ -62,7 +62,19 @@ public struct RenderFingerprintStore: Sendable {
 
     /// Writes through a synced temporary file and a rename, as snapshots are written.
     public func save(_ fingerprints: RenderFingerprints) throws(SnapshotError) {
-        try SnapshotFileWriter().write(to: file) { (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
+        try written(fingerprints).commit()
+    }
+
+    /// The first half of `save`: the fingerprints written and synced under a temporary name, renamed into place by
+    /// the pending save's `commit`.
+    func prepareSave(_ fingerprints: RenderFingerprints) throws(SnapshotError) -> PendingStateSave {
+        let pending = try written(fingerprints)
+        return PendingStateSave(commit: { try pending.commit() }, discard: pending.discard)
+    }
+
+    private func written(_ fingerprints: RenderFingerprints) throws(SnapshotError) -> SnapshotFileWriter.PendingFile {
+        try SnapshotFileWriter().prepare(to: file) {
+            (emit: (Data) throws(SnapshotError) -> Void) throws(SnapshotError) in
             try fingerprints.encode { (piece: [UInt8]) throws(SnapshotError) in try emit(Data(piece)) }
         }
     }

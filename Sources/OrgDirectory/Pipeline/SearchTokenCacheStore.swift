@@ -40,12 +40,19 @@ public struct SearchTokenCacheStore: Sendable {
     /// Keeps the stored tokens as they are and saves `rows`, where the run that wrote an overlay over their base has
     /// its people; a failure to save them only costs the next run time.
     func keepForOverlay(_ rows: SearchBaseRows) {
-        try? rowsFile.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
+        try? prepareKeepingForOverlay(rows)?.commit()
+    }
+
+    /// The first half of `keepForOverlay`: the rows written beside their file, put in place by `commit`. Nil when
+    /// they cannot be written, which only costs the next run time.
+    func prepareKeepingForOverlay(_ rows: SearchBaseRows) -> PendingStateSave? {
+        let pending = try? rowsFile.prepare(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
             out.bytes.append(contentsOf: Self.rowsMagic)
             BinaryRecord.append(rows.base, to: &out.bytes)
             BinaryRecord.append(UInt32(rows.numbers.count), to: &out.bytes)
             BinaryRecord.append(contentsOf: rows.numbers, to: &out.bytes)
         })
+        return pending.map { pending in PendingStateSave(commit: { try? pending.commit() }, discard: pending.discard) }
     }
 
     /// The stored cache when it was made in `context` (`SearchTokenCache.context`), else nil: mapped, read only as
@@ -57,10 +64,22 @@ public struct SearchTokenCacheStore: Sendable {
 
     /// Replaces the stored cache; on failure, removes it and rethrows.
     func save(_ tokens: SearchTokenCache, context: RenderFingerprint) throws {
-        rowsFile.remove()
-        try cache.replace(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
+        try prepareSave(tokens, context: context).commit()
+    }
+
+    /// The first half of `save`: the cache written beside its file, put in place by `commit`, which also forgets
+    /// the overlay's rows (the tokens are then in the order of the run's rows). On failure, removes the cache.
+    func prepareSave(
+        _ tokens: SearchTokenCache, context: RenderFingerprint
+    ) throws(FileReplacement.Failure) -> PendingStateSave {
+        let pending = try cache.prepare(encodingInPieces: { out throws(StateCacheFile.WriteFailure) in
             try tokens.encode(context: context, into: &out)
         })
+        return PendingStateSave(
+            commit: { [rowsFile] in
+                rowsFile.remove()
+                try pending.commit()
+            }, discard: pending.discard)
     }
 
     /// Forgets the stored cache.

@@ -34,12 +34,7 @@ struct StateCacheFile: Sendable {
     func replace(
         contents: FileReplacement.Contents
     ) throws(FileReplacement.Failure) {
-        do {
-            try FileReplacement.replace(url, mode: 0o644, sync: false, recycling: true, contents: contents)
-        } catch {
-            remove()
-            throw error
-        }
+        try prepare(contents: contents).commit()
     }
 
     /// `replace(contents:)` with the bytes `encode` writes through a `PieceBuffer` of `pieceSize` bytes.
@@ -52,7 +47,29 @@ struct StateCacheFile: Sendable {
         pieceSize: Int = 256 << 10,
         encodingInPieces encode: (inout PieceBuffer<WriteFailure>) throws(WriteFailure) -> Void
     ) throws(FileReplacement.Failure) {
-        try replace { write in
+        try prepare(pieceSize: pieceSize, encodingInPieces: encode).commit()
+    }
+
+    /// The first half of `replace(contents:)`: the new bytes written beside the file, which stays as it is until
+    /// `Pending.commit`. On failure, removes the file and throws.
+    func prepare(contents: FileReplacement.Contents) throws(FileReplacement.Failure) -> Pending {
+        do {
+            return Pending(
+                cache: self,
+                replacement: try FileReplacement.prepare(
+                    url, mode: 0o644, sync: false, recycling: true, contents: contents))
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// The first half of `replace(pieceSize:encodingInPieces:)`.
+    func prepare(
+        pieceSize: Int = 256 << 10,
+        encodingInPieces encode: (inout PieceBuffer<WriteFailure>) throws(WriteFailure) -> Void
+    ) throws(FileReplacement.Failure) -> Pending {
+        try prepare { write in
             // The writer outlives nothing here; escaping only lets the buffer hold it while `encode` runs.
             withoutActuallyEscaping(write) { write in
                 var out = PieceBuffer<WriteFailure>(pieceSize: pieceSize) { (piece: [UInt8]) throws(WriteFailure) in
@@ -66,6 +83,27 @@ struct StateCacheFile: Sendable {
                     return (out.handedOn, error.code)
                 }
             }
+        }
+    }
+
+    /// New contents written beside the file (`prepare`), waiting to replace it.
+    struct Pending: Sendable {
+        let cache: StateCacheFile
+        let replacement: FileReplacement.Prepared
+
+        /// Puts the new contents in place; on failure, removes the file and throws.
+        func commit() throws(FileReplacement.Failure) {
+            do {
+                try replacement.commit()
+            } catch {
+                cache.remove()
+                throw error
+            }
+        }
+
+        /// Drops the new contents; the file stays as it was.
+        func discard() {
+            replacement.discard()
         }
     }
 

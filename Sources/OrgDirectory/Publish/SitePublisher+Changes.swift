@@ -71,21 +71,37 @@ extension SitePublisher {
         _ staging: StagingDirectory, generatedAt: Date, wholeSiteShare: Double = 0.5, wholeSiteMinimum: Int = 2_000
     ) throws(PublishError) -> Bool {
         let update = staging.root.deletingLastPathComponent()
-        try staging.dropEarlierFiles()
         let counts = staging.counts
         if counts.written >= wholeSiteMinimum,
-            Double(counts.written) >= wholeSiteShare * Double(counts.written + counts.unchanged),
-            linkUnchanged(into: staging)
+            Double(counts.written) >= wholeSiteShare * Double(counts.written + counts.unchanged)
         {
-            try publish(staging, generatedAt: generatedAt)
-            TreeRemoval.remove(update.path)
-            return true
+            try staging.dropEarlierFiles()
+            if linkUnchanged(into: staging) {
+                try publish(staging, generatedAt: generatedAt)
+                TreeRemoval.remove(update.path)
+                return true
+            }
         }
         try StagingDirectory.writeFile(
             Self.marker(generatedAt: generatedAt), to: staging.rootPath + "/" + Self.markerName)
-        let journal = try ChangeJournal.plan(
-            output: output.path, staged: staging.rootPath, aside: update.appendingPathComponent("old").path,
-            deleted: staging.deletedPaths)
+        // The earlier update's files this run did not write go while the moves are planned, on the other core: the
+        // plan looks only at this run's files (`ChangeJournal.plan`). Each was some 12 ms of a 100,000-person nightly
+        // on one core, the other idle.
+        let files = staging.stagedPaths.union([Self.markerName])
+        let output = output.path
+        let (dropped, planned) = BothAtOnce.run(
+            { () -> Result<Void, PublishError> in
+                Result { () throws(PublishError) in try staging.dropEarlierFiles() }
+            },
+            { () -> Result<ChangeJournal, PublishError> in
+                Result { () throws(PublishError) in
+                    try ChangeJournal.plan(
+                        output: output, staged: staging.rootPath, aside: update.appendingPathComponent("old").path,
+                        files: files, deleted: staging.deletedPaths)
+                }
+            })
+        try dropped.get()
+        let journal = try planned.get()
         let journalFile = update.appendingPathComponent("journal")
         do {
             try SnapshotFileWriter().write(Data(journal.encoded()), to: journalFile)

@@ -18,6 +18,11 @@ extension StagingDirectory {
         state.withLock { $0.deleted }
     }
 
+    /// The files this run holds in a folder of changes, by relative path: what its publish moves in.
+    public var stagedPaths: Set<String> {
+        state.withLock { $0.staged }
+    }
+
     /// A write whose bytes equal the published file's: the published file stays, and a file this run staged at the
     /// same path earlier (a page written twice) goes, so that nothing replaces it.
     func settleUnchanged(_ relativePath: String, in handles: FolderHandles, nameOffset: Int) {

@@ -57,20 +57,50 @@ enum FileReplacement {
     static func replace(
         _ target: URL, mode: mode_t, sync: Bool, recycling: Bool = false, contents: Contents
     ) throws(Failure) {
+        try prepare(target, mode: mode, sync: sync, recycling: recycling, contents: contents).commit()
+    }
+
+    /// The first half of `replace(_:mode:sync:recycling:contents:)`: the new contents written under the temporary
+    /// name, `target` untouched until `commit`. On failure nothing is left beside `target`.
+    static func prepare(
+        _ target: URL, mode: mode_t, sync: Bool, recycling: Bool = false, contents: Contents
+    ) throws(Failure) -> Prepared {
         let temporary = try openTemporary(beside: target, mode: mode, recycling: recycling)
         let descriptor = temporary.descriptor
         var (size, failed) = contents { FileDescriptorWrite.all($0, to: descriptor) }
         if failed == nil, let reused = temporary.reused { failed = reused.cut(to: size) }
         if failed == nil, sync, fsync(descriptor) != 0 { failed = errno }
         if close(descriptor) != 0, failed == nil { failed = errno }
-        if failed == nil, !(temporary.isSpare && exchange(temporary.path, with: target.path)),
-            rename(temporary.path, target.path) != 0
-        {
-            failed = errno
-        }
         if let code = failed {
             unlink(temporary.path)
             throw Failure(code, at: target.path, creating: false)
+        }
+        return Prepared(target: target, temporary: temporary.path, isSpare: temporary.isSpare)
+    }
+
+    /// A replacement whose new contents are complete under their temporary name (`prepare`), waiting to take the
+    /// target's place.
+    struct Prepared: Sendable {
+        let target: URL
+        let temporary: String
+        /// Whether the temporary file is the target's spare, exchanged with it rather than renamed over it.
+        let isSpare: Bool
+
+        /// Puts the new contents in place: exchanged with the target (which becomes the spare) or renamed over it. On
+        /// failure the temporary file is removed.
+        func commit() throws(Failure) {
+            guard
+                isSpare && FileReplacement.exchange(temporary, with: target.path) || rename(temporary, target.path) == 0
+            else {
+                let code = errno
+                unlink(temporary)
+                throw Failure(code, at: target.path, creating: false)
+            }
+        }
+
+        /// Removes the new contents; the target stays as it was.
+        func discard() {
+            unlink(temporary)
         }
     }
 

@@ -71,7 +71,7 @@ struct ChangePublishTests {
         try ChangeJournal.plan(
             output: publisher.output.path, staged: staging.rootPath,
             aside: staging.root.deletingLastPathComponent().appendingPathComponent("old").path,
-            deleted: staging.deletedPaths)
+            files: staging.stagedPaths, deleted: staging.deletedPaths)
     }
 
     static let changedSite = [
@@ -217,6 +217,39 @@ struct ChangePublishTests {
         try again.removeStale(in: "", skipping: []) { ["about", "index.html"].contains($0) }
         try publisher.publishChanges(again, generatedAt: Date())
         #expect(try Self.texts(of: publisher.output) == ["about": "now a page", "index.html": "i2"])
+    }
+
+    @Test("the plan moves only the files this run staged: a stray file or folder in the folder of changes stays out")
+    func planTakesOnlyStagedFiles() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(Self.site, in: root)
+        let staging = try Self.stageChanges(with: publisher)
+        // What an earlier update could have left there, not yet dropped.
+        try Data("stray".utf8).write(to: staging.root.appendingPathComponent("people/stray.html"))
+        try FileManager.default.createDirectory(
+            at: staging.root.appendingPathComponent("old-team"), withIntermediateDirectories: true)
+        try Data("stray".utf8).write(to: staging.root.appendingPathComponent("old-team/e.html"))
+        let journal = try Self.plan(staging, for: publisher)
+        #expect(Set(journal.steps.map(\.path)) == ["index.html", "people/b.html", "people/c.html", "teams"])
+        #expect(journal.steps.map(\.kind) == [.replace, .addFolder, .replace, .delete], "subfolders first, then files")
+        publisher.discard(staging)
+    }
+
+    @Test("a published file where this run stages a folder is deleted once, by the step that moves the folder in")
+    func fileReplacedByFolderPlannedOnce() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(["index.html": "i", "about": "a page"], in: root)
+        let staging = try publisher.makeChangesStaging()
+        try staging.removeStale(in: "", skipping: []) { $0 == "index.html" }
+        #expect(staging.deletedPaths == ["about"])
+        try staging.write(Array("t".utf8), to: "about/team.html")
+        let journal = try Self.plan(staging, for: publisher)
+        #expect(journal.steps.map(\.kind) == [.delete, .addFolder])
+        #expect(journal.steps.map(\.path) == ["about", "about"])
+        try publisher.publishChanges(staging, generatedAt: Date())
+        #expect(try Self.texts(of: publisher.output) == ["about/team.html": "t", "index.html": "i"])
     }
 
     @Test("a spare kept by whole-site publishing is removed once changes are moved in instead")

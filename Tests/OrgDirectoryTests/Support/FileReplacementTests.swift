@@ -42,6 +42,29 @@ struct FileReplacementTests {
         #expect(creating?.errorDescription?.hasSuffix(": No such file or directory") == true)
     }
 
+    @Test("a prepared replacement leaves the target as it was until committed; discarded, nothing of it is left")
+    func preparedThenCommittedOrDiscarded() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("tokens.bin")
+        try FileReplacement.replace(target, with: Array("one".utf8), mode: 0o644, sync: false, recycling: true)
+        try FileReplacement.replace(target, with: Array("two".utf8), mode: 0o644, sync: false, recycling: true)
+        let contents: FileReplacement.Contents = { write in
+            let bytes = Array("three".utf8)
+            return (bytes.count, bytes.withUnsafeBytes(write))
+        }
+        let dropped = try FileReplacement.prepare(target, mode: 0o644, sync: false, recycling: true, contents: contents)
+        #expect(try Data(contentsOf: target) == Data("two".utf8), "untouched while the site is published")
+        dropped.discard()
+        #expect(try Data(contentsOf: target) == Data("two".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tokens.bin"])
+
+        let kept = try FileReplacement.prepare(target, mode: 0o644, sync: true, recycling: true, contents: contents)
+        #expect(try Data(contentsOf: target) == Data("two".utf8))
+        try kept.commit()
+        #expect(try Data(contentsOf: target) == Data("three".utf8))
+    }
+
     @Test("recycling writes over the contents before last, cut to length, and keeps the ones it replaces as the spare")
     func recycles() throws {
         let folder = try temporaryFolder()

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 orgdir=${1:-.build-bench/release/orgdir}
-export users=${2:-100000} bin=.build-bench/release dir=${ROUNDS_DIR:-/dev/shm/orgdir-nightly-rounds}
+export users=${2:-100000} bin=.build-bench/release dir=$(realpath -m "${ROUNDS_DIR:-/dev/shm/orgdir-nightly-rounds}")
 rounds=${3:-3}
 rm -rf "$dir" && mkdir -p "$dir"
 # shellcheck source=Benchmarks/sandbox.sh

@@ -40,6 +40,9 @@ struct ChangeJournal: Equatable {
     let staged: String
     let aside: String
     var steps: [Step] = []
+    /// Whether replacements try the atomic exchange first; false makes every one take the way of a file system
+    /// without it (a second link, then a rename), which is how tests reach that way on one that has it.
+    var exchanges = true
 
     /// The first line of a journal file; a file without it is not read.
     static let header = "orgdir change journal 1\n"
@@ -145,7 +148,7 @@ struct ChangeJournal: Equatable {
         let new = staged + "/" + step.path
         switch step.kind {
         case .replace:
-            let code = folders.exchange(step.path)
+            let code = exchanges ? folders.exchange(step.path) : EINVAL
             if code == 0 { return nil }
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else { return code }
             // No exchange on this file system: the published file is kept aside by a second link (or, where links

@@ -140,6 +140,43 @@ struct ChangePublishTests {
         #expect(!FileManager.default.fileExists(atPath: update.path))
     }
 
+    @Test("without an atomic exchange a replaced file is kept aside by a link first; a failed move still undoes all")
+    func linkInsteadOfExchange() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let publisher = try Self.publishedSite(Self.site, in: root)
+        let before = try Self.contents(of: publisher.output)
+        /// The journal of a new folder of changes, made without exchanges.
+        func linkingJournal() throws -> (StagingDirectory, ChangeJournal) {
+            let staging = try Self.stageChanges(with: publisher)
+            var journal = try Self.plan(staging, for: publisher)
+            journal.exchanges = false
+            return (staging, journal)
+        }
+
+        var (staging, journal) = try linkingJournal()
+        journal.steps.append(ChangeJournal.Step(kind: .add, inode: 1, path: "people/zz.html"))
+        #expect(throws: PublishError.self) { try journal.apply() }
+        try Self.expectUntouched(publisher.output, as: before)
+        publisher.discard(staging)
+
+        (staging, journal) = try linkingJournal()
+        try journal.apply(stoppingAfter: 3)  // a run that died there
+        #expect(
+            try Self.contents(of: URL(fileURLWithPath: journal.aside))["people/b.html"]?.inode
+                == before["people/b.html"]?.inode, "kept aside by a second link")
+        #expect(journal.rollBack().isEmpty)
+        try Self.expectUntouched(publisher.output, as: before)
+        publisher.discard(staging)
+
+        (staging, journal) = try linkingJournal()
+        try journal.apply()
+        #expect(try Self.texts(of: publisher.output) == Self.changedSite)
+        let aside = try Self.texts(of: URL(fileURLWithPath: journal.aside))
+        #expect(aside == ["index.html": "index one", "people/b.html": "b one", "people/c.html": "c"])
+        publisher.discard(staging)
+    }
+
     /// The next run undoes the moves whichever staging it makes: a nightly's folder of changes, or a whole site (the
     /// run after a crash finds no render fingerprints, cleared before the moves, and stages a whole site).
     @Test(

@@ -6,7 +6,7 @@ BUILD_FLAGS ?=
 # development link (a release orgdir links Foundation statically, whose networking names -lcurl; see Package.swift),
 # chromium for the browser tests.
 BUILD_PACKAGES := pkg-config libcmark-gfm-dev libcmark-gfm-extensions-dev libmimalloc-dev libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) chromium python3 fonts-dejavu-core
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium python3 fonts-dejavu-core e2fsprogs
 
 .PHONY: demo test build release lint format bench deps-build deps-test clean
 

@@ -262,6 +262,69 @@ struct NightlyRunEndToEndTests {
     /// Snapshots are named by their time, and a run builds on the newest name. With the clock set back behind the
     /// newest (a bad time sync), a run's snapshot named by its own time would sort before last night's: the next run
     /// would build on last night's with this run's delta link, and lose what this run fetched.
+    /// Whether `chattr` can make a folder immutable here (root on a file system with the attribute), which is how a
+    /// test makes a publish fail after the render: nothing can be renamed into the output's top folder.
+    static let canLockFolders: Bool = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("orgdir-chattr-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)) != nil,
+            (try? chattr("+i", folder)) == true
+        else { return false }
+        let refused = !FileManager.default.createFile(atPath: folder.appendingPathComponent("x").path, contents: nil)
+        _ = try? chattr("-i", folder)
+        return refused
+    }()
+
+    /// Runs `chattr FLAG FOLDER`; whether it succeeded.
+    static func chattr(_ flag: String, _ folder: URL) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, folder.path]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// The state caches a nightly writes while it moves its changes in take their place only once it has: a publish
+    /// refused after the render (an output folder nothing can be renamed into) drops them, so the state describes the
+    /// site that is still published (the render fingerprints and the export row table excepted: they are forgotten
+    /// before every publish), and no temporary file of theirs is left.
+    @Test(
+        "a publish refused after the render keeps the site, the saved state caches and snapshots; nothing is left",
+        .enabled(if: canLockFolders, "needs chattr +i (root, a file system with the immutable attribute)"))
+    func refusedPublishDropsStateCaches() async throws {
+        try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 23)) { run in
+            #expect(try await run.build().status == 0)
+            let mover = try await run.sandbox.retitle(0, as: "Keeper of Locked Doors")
+            let (output, state) = (run.workspace.output, run.workspace.state)
+            let site = try filesWithBytes(under: output)
+            let caches = ["preparations.bin", "search-tokens.bin"]
+            let cachesBefore = try caches.map { try Data(contentsOf: state.appendingPathComponent($0)) }
+            let snapshots = snapshotFiles(run.workspace)
+            #expect(try Self.chattr("+i", output))
+            let refused = try await run.build()
+            #expect(try Self.chattr("-i", output))
+            #expect(refused.status == 73, "stderr: \(refused.stderr.suffix(2000))")
+            #expect(refused.stderr.contains("the previous site is unchanged"), "\(refused.stderr.suffix(2000))")
+            #expect(try filesWithBytes(under: output) == site, "the published site changed")
+            #expect(try caches.map { try Data(contentsOf: state.appendingPathComponent($0)) } == cachesBefore)
+            #expect(snapshotFiles(run.workspace) == snapshots, "no snapshot without a site")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: state.path).filter {
+                $0.hasSuffix(".tmp")
+            }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+            let beside = try FileManager.default.contentsOfDirectory(
+                atPath: output.deletingLastPathComponent().path
+            ).filter { $0.hasPrefix(".Output.update-") }
+            #expect(beside.isEmpty, "\(beside)")
+
+            let healed = try await run.build()
+            #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: output)[mover.id] == "Keeper of Locked Doors")
+        }
+    }
+
     @Test("a clock behind the newest snapshot: the run warns and names its snapshot after it; the next builds on it")
     func clockSetBack() async throws {
         try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 21)) { run in

@@ -476,8 +476,10 @@ public struct BuildPipeline: Sendable {
         // place only once it is (`PendingStateSave`). One after the other (2026-11-29), a 100,000-person nightly's
         // moves took some 45 ms on one core and the saves 20 ms after them on two.
         async let saving = Self.prepareSaves(
-            report, fingerprints: fingerprintStore, searchTokens: searchTokens, exportRows: exportRows.store,
-            preparations: savingPreparationsEarly ? nil : preparations)
+            report, fingerprints: fingerprintStore, searchTokens: (searchTokens.store, searchTokens.context),
+            exportRows: exportRows.store,
+            preparations: savingPreparationsEarly
+                ? nil : (preparations.store, preparations.context, preparations.snapshot))
         var swappedWhole = true
         do {
             if staging.holdsChangesOnly {
@@ -521,13 +523,8 @@ extension BuildPipeline {
     /// encoded at the same time; `preparations` only where the render did not save them already.
     private static func prepareSaves(
         _ report: SiteReport, fingerprints: RenderFingerprintStore,
-        searchTokens: (
-            load: (@Sendable () -> StoredSearchTokens?)?, store: SearchTokenCacheStore, context: RenderFingerprint
-        ),
-        exportRows: ExportRowStore,
-        preparations: (
-            kept: KeptPreparations?, store: PreparationCacheStore, context: RenderFingerprint, snapshot: String
-        )?
+        searchTokens: (store: SearchTokenCacheStore, context: RenderFingerprint), exportRows: ExportRowStore,
+        preparations: (store: PreparationCacheStore, context: RenderFingerprint, snapshot: String)?
     ) async -> [StateCacheSave] {
         async let fingerprintsSaved = prepareSave(report.fingerprints, in: fingerprints)
         // A night that wrote a search overlay keeps the tokens of the base it was made against.

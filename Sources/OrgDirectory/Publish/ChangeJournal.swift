@@ -58,7 +58,7 @@ struct ChangeJournal: Equatable {
     /// empty by the moves, so the plan looks only at entries no drop removes. Listing the staged folders was also most
     /// of the plan's time: some 4,000 names at 100,000 people, sorted, where the run knows its 2,500 files.
     static func plan(
-        output: String, staged: String, aside: String, files: some Sequence<String>, deleted: Set<String>
+        output: String, staged: String, aside: String, files: Set<String>, deleted: Set<String>
     ) throws(PublishError) -> ChangeJournal {
         var journal = ChangeJournal(output: output, staged: staged, aside: aside)
         let tree = StagedTree(files)
@@ -66,7 +66,7 @@ struct ChangeJournal: Equatable {
         // Entries inside a folder already moved aside whole (a new file where a folder was) go with it.
         let movedAside = Set(journal.steps.lazy.filter { $0.kind == .delete }.map { $0.path + "/" })
         // A path staged since it was noted (a new entry of the same name) is no deletion.
-        for path in deleted.sorted() where !tree.entries.contains(path) {
+        for path in deleted.sorted() where !tree.holds(path[...]) {
             guard !movedAside.contains(where: { path.hasPrefix($0) }) else { continue }
             var info = stat()
             // Already gone.
@@ -264,30 +264,30 @@ struct ChangeJournal: Equatable {
 
 /// The staged files as folders of names, built from their relative paths: what `ChangeJournal.plan` walks.
 private struct StagedTree {
-    var files: [String] = []
+    var files: Set<String> = []
     var folders: [String: StagedTree] = [:]
-    /// The relative path of every file and folder in the tree.
-    private(set) var entries: Set<String> = []
 
-    init(_ relativePaths: some Sequence<String>) {
-        for path in relativePaths where entries.insert(path).inserted {
-            insert(path[...])
-            var folder = path[...]
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                guard entries.insert(String(folder)).inserted else { break }
-            }
-        }
+    init(_ relativePaths: Set<String>) {
+        for path in relativePaths { insert(path[...]) }
     }
 
     private init() {}
 
     private mutating func insert(_ path: Substring) {
         guard let slash = path.firstIndex(of: "/") else {
-            files.append(String(path))
+            files.insert(String(path))
             return
         }
         folders[String(path[..<slash]), default: StagedTree()].insert(path[path.index(after: slash)...])
+    }
+
+    /// Whether `path` is a file or a folder of the tree.
+    func holds(_ path: Substring) -> Bool {
+        guard let slash = path.firstIndex(of: "/") else {
+            let name = String(path)
+            return folders[name] != nil || files.contains(name)
+        }
+        return folders[String(path[..<slash])]?.holds(path[path.index(after: slash)...]) ?? false
     }
 }
 

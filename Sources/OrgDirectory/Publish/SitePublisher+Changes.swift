@@ -72,10 +72,14 @@ extension SitePublisher {
     ) throws(PublishError) -> Bool {
         let update = staging.root.deletingLastPathComponent()
         let counts = staging.counts
+        // The earlier update's files this run did not write go first when the rest is linked in (`linkUnchanged`
+        // must not find them), else while the moves are planned (below).
+        var dropped = false
         if counts.written >= wholeSiteMinimum,
             Double(counts.written) >= wholeSiteShare * Double(counts.written + counts.unchanged)
         {
             try staging.dropEarlierFiles()
+            dropped = true
             if linkUnchanged(into: staging) {
                 try publish(staging, generatedAt: generatedAt)
                 TreeRemoval.remove(update.path)
@@ -84,14 +88,13 @@ extension SitePublisher {
         }
         try StagingDirectory.writeFile(
             Self.marker(generatedAt: generatedAt), to: staging.rootPath + "/" + Self.markerName)
-        // The earlier update's files this run did not write go while the moves are planned, on the other core: the
-        // plan looks only at this run's files (`ChangeJournal.plan`). Each was some 12 ms of a 100,000-person nightly
-        // on one core, the other idle.
+        // The drop runs on the other core while the moves are planned: the plan looks only at this run's files
+        // (`ChangeJournal.plan`). Each was some 12 ms of a 100,000-person nightly on one core, the other idle.
         let files = staging.stagedPaths.union([Self.markerName])
         let output = output.path
-        let (dropped, planned) = BothAtOnce.run(
-            { () -> Result<Void, PublishError> in
-                Result { () throws(PublishError) in try staging.dropEarlierFiles() }
+        let (droppedNow, planned) = BothAtOnce.run(
+            { [dropped] () -> Result<Void, PublishError> in
+                Result { () throws(PublishError) in if !dropped { try staging.dropEarlierFiles() } }
             },
             { () -> Result<ChangeJournal, PublishError> in
                 Result { () throws(PublishError) in
@@ -100,7 +103,7 @@ extension SitePublisher {
                         files: files, deleted: staging.deletedPaths)
                 }
             })
-        try dropped.get()
+        try droppedNow.get()
         let journal = try planned.get()
         let journalFile = update.appendingPathComponent("journal")
         do {

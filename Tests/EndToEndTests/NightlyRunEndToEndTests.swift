@@ -325,6 +325,45 @@ struct NightlyRunEndToEndTests {
         }
     }
 
+    /// Each run keeps its snapshot's people in a binary table beside it (`snapshot-people.bin`), which the next run
+    /// reads instead of decoding the snapshot's JSON; a snapshot file changed since (here only its time) is decoded,
+    /// and the run after that reads the table again.
+    @Test("a nightly reads its people from the table kept beside the snapshot, and decodes a snapshot changed since")
+    func peopleTableBesideTheSnapshot() async throws {
+        try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 25)) { run in
+            let readFromTable = "snapshot's people read from snapshot-people.bin"
+            let first = try await run.build(["--verbose"])
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(2000))")
+            #expect(!first.stderr.contains(readFromTable), "a first build has no snapshot to read")
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: run.workspace.state.appendingPathComponent("snapshot-people.bin").path))
+
+            let mover = try await run.sandbox.retitle(0, as: "Reader of Tables")
+            let second = try await run.build(["--verbose"])
+            #expect(second.status == 0, "stderr: \(second.stderr.suffix(2000))")
+            #expect(second.stderr.contains(readFromTable), "\(second.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: run.workspace.output)[mover.id] == "Reader of Tables")
+
+            // The newest snapshot touched (as an edit by hand would): its JSON is the record.
+            let latest = try #require(snapshotFiles(run.workspace).last)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: 1_000_000)],
+                ofItemAtPath: run.workspace.state.appendingPathComponent("snapshots/\(latest)").path)
+            let other = try await run.sandbox.retitle(1, as: "Decoder of Snapshots")
+            let third = try await run.build(["--verbose"])
+            #expect(third.status == 0, "stderr: \(third.stderr.suffix(2000))")
+            #expect(!third.stderr.contains(readFromTable), "\(third.stderr.suffix(2000))")
+            let titles = try publishedJobTitles(in: run.workspace.output)
+            #expect(titles[mover.id] == "Reader of Tables" && titles[other.id] == "Decoder of Snapshots")
+
+            let fourth = try await run.build(["--verbose"])
+            #expect(fourth.status == 0, "stderr: \(fourth.stderr.suffix(2000))")
+            #expect(fourth.stderr.contains(readFromTable), "\(fourth.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: run.workspace.output) == titles)
+        }
+    }
+
     @Test("a clock behind the newest snapshot: the run warns and names its snapshot after it; the next builds on it")
     func clockSetBack() async throws {
         try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 21)) { run in

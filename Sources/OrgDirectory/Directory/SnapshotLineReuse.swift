@@ -24,6 +24,9 @@ public struct SnapshotSource: Sendable {
     /// (`DirectoryDiff.between(_:_:unequal:)`, comparing the same two lists): the new snapshot then copies the others'
     /// lines without comparing each record again.
     var unequal: Set<String>?
+    /// The snapshot's people table when the people were read from it (`SnapshotPeopleTable`): the next table copies
+    /// the entries of the people who did not change from it.
+    var table: SnapshotPeopleTable.Source?
 
     /// Whether its lines are this orgdir's canonical bytes: written by this version, in this schema (its
     /// metadata's; `SnapshotLineReuse.encodesAlike` checks the encoder itself).

@@ -251,8 +251,24 @@ public struct SnapshotStore: Sendable {
     }
 
     /// `load(at:)`, with the file kept as the source of the next snapshot's unchanged lines when it is canonical.
-    static func loadWithSource(at url: URL) throws(SnapshotError) -> (Snapshot, SnapshotSource?) {
+    ///
+    /// With `peopleTable` (a `SnapshotPeopleTable` file), the people are read from there when it was written beside
+    /// this very file, and the table is kept in the source for the next one; otherwise they are decoded from the file.
+    static func loadWithSource(
+        at url: URL, peopleTable: URL? = nil
+    ) throws(SnapshotError) -> (Snapshot, SnapshotSource?) {
         let bytes = try read(url)
+        if let peopleTable, let parts = bytes.withUnsafeBytes({ Snapshot.canonicalParts($0) }) {
+            let metadata = try Snapshot.decodeMetadata(bytes.subdata(in: parts.metadata), path: url.path)
+            if let stamp = SnapshotPeopleTable.Stamp(
+                file: url.path, snapshot: url.lastPathComponent, count: metadata.counts.people),
+                let (people, table) = SnapshotPeopleTable.read(path: peopleTable.path, expecting: stamp),
+                Snapshot.isCanonicallyOrdered(people)
+            {
+                let snapshot = Snapshot(metadata: metadata, canonicallyOrdered: people)
+                return (snapshot, SnapshotSource(snapshot: snapshot, bytes: bytes, body: parts.body, table: table))
+            }
+        }
         let (snapshot, body) = try Snapshot.decodeWithBody(bytes, path: url.path)
         return (snapshot, body.map { SnapshotSource(snapshot: snapshot, bytes: bytes, body: $0) })
     }

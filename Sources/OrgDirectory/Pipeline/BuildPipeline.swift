@@ -68,7 +68,8 @@ public struct BuildPipeline: Sendable {
         // Tonight's delta round is fetched while the snapshot it builds on is decoded: the round needs nothing from
         // the snapshot, and each took about a tenth of a 100,000-person nightly run.
         async let prefetchedRound = prefetchRound(after: latest, with: sync, deltaState, now: now)
-        let (previous, previousFile) = try loadPrevious(latest)
+        let peopleTable = StateCacheFile(SnapshotPeopleTable.fileName, in: settings.stateDirectory)
+        let (previous, previousFile) = try loadPrevious(latest, peopleTable: peopleTable)
         if previous != nil { logger.debug("snapshot read at \((ContinuousClock.now - started).formattedMilliseconds)") }
         // The run before's search tokens are read by the render, while it makes the directory (`SearchTokenSource`,
         // which says why): only a run with a snapshot to build on has any worth reading.
@@ -185,7 +186,8 @@ public struct BuildPipeline: Sendable {
         // the latest snapshot only once the site is published.
         let snapshot = Snapshot(metadata: metadata, canonicallyOrdered: people)
         async let pendingSnapshot = Self.prepareSnapshot(
-            snapshot, in: snapshots, reusing: previousFile, unequal: unequal, as: snapshotName)
+            snapshot, in: snapshots, reusing: previousFile, unequal: unequal, as: snapshotName,
+            peopleTable: peopleTable)
         // The kept preparations describe the previous snapshot's people: only theirs whose record is unchanged count.
         let keptPreparations = await storedPreparations.flatMap { cache in
             cache.count == previous?.people.count ? KeptPreparations(cache: cache, unequal: unequal) : nil
@@ -276,10 +278,13 @@ public struct BuildPipeline: Sendable {
     /// The snapshot `latest` names, with its file kept as the source of the new snapshot's unchanged lines
     /// (`SnapshotSource`). The file is handed over, so its mapping goes as soon as the new snapshot is written: held
     /// to the end of the run, its pages counted about 44 MiB more at a 100,000-person nightly's peak.
-    private func loadPrevious(_ latest: SnapshotEntry?) throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource>?) {
+    private func loadPrevious(
+        _ latest: SnapshotEntry?, peopleTable: StateCacheFile
+    ) throws(BuildError) -> (Snapshot?, HandOff<SnapshotSource>?) {
         guard let latest else { return (nil, nil) }
         do {
-            let (snapshot, source) = try SnapshotStore.loadWithSource(at: latest.url)
+            let (snapshot, source) = try SnapshotStore.loadWithSource(at: latest.url, peopleTable: peopleTable.url)
+            if source?.table != nil { logger.debug("snapshot's people read from \(peopleTable.url.lastPathComponent)") }
             return (snapshot, source.map { HandOff($0) })
         } catch {
             throw .state(error.errorDescription ?? "\(error)")
@@ -366,15 +371,28 @@ public struct BuildPipeline: Sendable {
         }
     }
 
-    /// `snapshot` written under a temporary name (see `SnapshotStore.prepareSave`).
+    /// `snapshot` written under a temporary name (see `SnapshotStore.prepareSave`), and its people table beside it
+    /// (`SnapshotPeopleTable`, which the next run reads instead of the snapshot's JSON).
     private static func prepareSnapshot(
         _ snapshot: Snapshot, in snapshots: SnapshotStore, reusing file: HandOff<SnapshotSource>?,
-        unequal: Set<String>, as name: String
-    ) async -> Result<SnapshotStore.PendingSnapshot, SnapshotError> {
+        unequal: Set<String>, as name: String, peopleTable: StateCacheFile
+    ) async -> Result<PendingSnapshotSave, SnapshotError> {
         // The diff compared the source's people with the snapshot's: the ids it found unequal spare comparing again.
         var previous = file?.take()
         previous?.unequal = unequal
-        return Result { () throws(SnapshotError) in try snapshots.prepareSave(snapshot, reusing: previous, as: name) }
+        let pending: SnapshotStore.PendingSnapshot
+        do {
+            pending = try snapshots.prepareSave(snapshot, reusing: previous, as: name)
+        } catch {
+            return .failure(error)
+        }
+        return .success(
+            PendingSnapshotSave(
+                snapshot: pending,
+                table: PendingSnapshotSave.prepareTable(
+                    of: snapshot, writtenTo: pending.file.temporary, as: name, in: peopleTable,
+                    previous: previous.flatMap { source in source.table.map { ($0, source.snapshot.people) } },
+                    unequal: unequal)))
     }
 
     private func makeStaging(

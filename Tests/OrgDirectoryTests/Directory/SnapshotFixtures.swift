@@ -55,6 +55,25 @@ enum SnapshotFixtures {
             extra: [nasty: nasty, "a10": "1", "a9": "2", "B": "3", "_x": "4", "É": "5", "ｂ": "6"])
     }
 
+    /// The night after `previous` among `everyone` (both in id order): of the known people about `churn / 3` percent
+    /// left and `churn` percent moved office, and about `churn` percent of the others joined.
+    static func night(
+        after previous: [User], among everyone: [User], churn: Int, round: Int,
+        using generator: inout ByteKeyOrderTests.SplitMix
+    ) -> [User] {
+        var next: [User] = []
+        for person in everyone {
+            let roll = Int.random(in: 0..<100, using: &generator)
+            let known = previous.contains { $0.id == person.id }
+            if known, roll < churn / 3 { continue }  // left
+            if !known, roll >= churn { continue }  // did not join
+            var person = person
+            if roll < churn { person.officeLocation = "Moved in round \(round)" }
+            next.append(person)
+        }
+        return next
+    }
+
     static func metadata(at seconds: TimeInterval = 1_772_589_600, syncKind: SyncKind = .full) -> SnapshotMetadata {
         SnapshotMetadata(
             tenant: "contoso.example", graphHost: "graph.microsoft.com",

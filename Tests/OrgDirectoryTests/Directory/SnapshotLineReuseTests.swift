@@ -59,16 +59,8 @@ struct SnapshotLineReuseTests {
             let previousPeople = everyone.filter { _ in Int.random(in: 0..<4, using: &generator) != 0 }
             let previous = try saved(previousPeople, in: folder.url)
             let churn = [0, 1, 5, 30, 100][round % 5]
-            var next: [User] = []
-            for person in everyone {
-                let roll = Int.random(in: 0..<100, using: &generator)
-                let known = previousPeople.contains { $0.id == person.id }
-                if known, roll < churn / 3 { continue }  // left
-                if !known, roll >= churn { continue }  // did not join
-                var person = person
-                if roll < churn { person.officeLocation = "Moved in round \(round)" }
-                next.append(person)
-            }
+            let next = SnapshotFixtures.night(
+                after: previousPeople, among: everyone, churn: churn, round: round, using: &generator)
             let snapshot = Snapshot(metadata: SnapshotFixtures.metadata(), people: next)
             #expect(try written(snapshot, reusing: previous) == snapshot.canonicalData(), "round \(round)")
             // The same with the ids a run's diff finds unequal, as a build hands them over.

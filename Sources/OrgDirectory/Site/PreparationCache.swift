@@ -18,6 +18,8 @@ struct PreparationCache: Sendable {
     fileprivate let file: MappedFile
     /// Where each entry starts in the file, then where the last one ends.
     private let starts: [Int]
+    /// Where the entries' display ranks start (`Made.ranks`), when the file has them.
+    private let ranksStart: Int?
     /// The name of the snapshot (`SnapshotEntry.name`) whose people the entries describe.
     let snapshot: String
 
@@ -27,7 +29,7 @@ struct PreparationCache: Sendable {
     /// What a file must have been made with to be used by a run hiding `hidden`: the format, orgdir's version and
     /// build (the folding, the slugs and the phone parsing are part of them) and the hidden fields.
     static func context(hiding hidden: Set<String>) -> RenderFingerprint {
-        FingerprintInput.stateCache("orgdir-preparations/1", hiding: hidden).fingerprint
+        FingerprintInput.stateCache("orgdir-preparations/2", hiding: hidden).fingerprint
     }
 
     /// The cache in the file at `path` when it is whole and was made in `context`; nil for anything else (another
@@ -45,8 +47,13 @@ struct PreparationCache: Sendable {
             starts.append(reader.offset)
             guard Self.skipEntry(&reader) else { return nil }
         }
-        guard reader.remaining == 0 else { return nil }
         starts.append(reader.offset)
+        // The display ranks: a flag, then a number an entry.
+        guard let hasRanks: UInt8 = reader.number(), hasRanks <= 1 else { return nil }
+        ranksStart = hasRanks == 1 ? reader.offset : nil
+        guard hasRanks == 0 || reader.take(Int(count) * 4).count == Int(count) * 4, reader.remaining == 0 else {
+            return nil
+        }
         self.file = file
         self.starts = starts
         self.snapshot = snapshot
@@ -71,9 +78,17 @@ struct PreparationCache: Sendable {
             else { return nil }
             phones.append((label, TelephoneLink(written: written, uri: uri, searchDigits: searchDigits)))
         }
-        return PreparedPerson(
+        var person = PreparedPerson(
             source: source, sortKey: sortKey, slugName: slugName, departmentKey: departmentKey,
             ordinarySlug: ordinarySlug, phones: phones, recordDigest: digest, slugKey: slugKey)
+        person.previousRank = rank(of: index)
+        return person
+    }
+
+    /// The display position of entry `index`'s person in the run that wrote the file, when it kept them.
+    func rank(of index: Int) -> UInt32? {
+        guard let ranksStart else { return nil }
+        return UInt32(littleEndian: file.bytes.loadUnaligned(fromByteOffset: ranksStart + index * 4, as: UInt32.self))
     }
 
     /// Hands the file's pages back once every entry needed was read (`MappedFile.release`): at 100,000 people they
@@ -215,10 +230,13 @@ extension PreparationCache {
         let pieces: [Piece]
         /// The run before's file, which the kept pieces are copied from.
         let source: PreparationCache?
+        /// Each entry's person's display position (`SiteDirectory.people`), when the directory set them: the next run
+        /// starts its display order from the kept people's (`SiteDirectory.displayOrder(_:previousCount:)`).
+        var ranks: [UInt32]?
 
         /// Hands the entries to `write` a piece at a time, kept bytes a mebibyte at a time with their pages handed
-        /// back after (they are the mapped file's); returns how many bytes were written and the error code that
-        /// stopped it, if any.
+        /// back after (they are the mapped file's), then the ranks (a flag, and a number an entry); returns how many
+        /// bytes were written and the error code that stopped it, if any.
         func write(_ write: (UnsafeRawBufferPointer) -> Int32?) -> (size: Int, failed: Int32?) {
             var size = 0
             for piece in pieces {
@@ -237,11 +255,15 @@ extension PreparationCache {
                     }
                 }
             }
-            return (size, nil)
+            var ranked: [UInt8] = [ranks?.count == count ? 1 : 0]
+            if let ranks, ranks.count == count { BinaryRecord.append(contentsOf: ranks, to: &ranked) }
+            if let failed = ranked.withUnsafeBytes(write) { return (size, failed) }
+            return (size + ranked.count, nil)
         }
 
         static func == (lhs: Made, rhs: Made) -> Bool {
             lhs.count == rhs.count && lhs.pieces == rhs.pieces && lhs.source?.file === rhs.source?.file
+                && lhs.ranks == rhs.ranks
         }
     }
 }

@@ -101,7 +101,7 @@ struct SiteDirectory: Sendable {
             preparations: writer.flatMap {
                 PreparationWriter.made(count: users.count, chunks: [$0], source: kept?.cache)
             },
-            preparedBefore: preparedBefore)
+            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0)
     }
 
     /// The directory of `users`, with the work that needs one person at a time (hiding, folding names for the
@@ -160,7 +160,7 @@ struct SiteDirectory: Sendable {
             tokenTable: early?.tokenTable ?? SearchTokenTable(),
             preparations: keeping && chunks.count == ranges.count
                 ? PreparationWriter.made(count: users.count, chunks: chunks, source: kept?.cache) : nil,
-            preparedBefore: preparedBefore)
+            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0)
         // Freed as the directory is made, everyone's preparation was some 17 samples of one core between the directory
         // and the render of a 100,000-person nightly run: a process ending with its run keeps it. Not in a first
         // build (people prepared early), whose peak, with its limit, is in the render to come.
@@ -282,11 +282,10 @@ struct SiteDirectory: Sendable {
     init(
         prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>,
         tokenTable: SearchTokenTable = SearchTokenTable(), preparations: PreparationCache.Made? = nil,
-        preparedBefore: Int = 0
+        preparedBefore: Int = 0, previousCount: Int = 0
     ) {
-        self.preparations = preparations
         self.preparedBefore = preparedBefore
-        let order = Self.displayOrder(prepared)
+        let order = Self.displayOrder(prepared, previousCount: previousCount)
         // The people share the list they were made from (hidden in one copy when fields are hidden).
         let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
         // The slugs and lists (departments, letters) and the lookups by id need only the order: made side by side,
@@ -297,6 +296,12 @@ struct SiteDirectory: Sendable {
         // they make by it.
         var indexOf = [Int](repeating: 0, count: order.count)
         for (index, position) in order.enumerated() { indexOf[position] = index }
+        // Kept for the next run, which starts its display order from its kept people's (`displayOrder`).
+        self.preparations = preparations.map { made in
+            var made = made
+            made.ranks = indexOf.map { UInt32(truncatingIfNeeded: $0) }
+            return made
+        }
         let lists = { @Sendable [indexOf] in
             Self.makeSlugsAndLists(
                 order: order, indexOf: indexOf, prepared: prepared, users: shared, hidden: hidden)
@@ -557,6 +562,63 @@ struct SiteDirectory: Sendable {
         ByteKeyOrder(count: prepared.count) { index, block in block += prepared[index].sortKey }.sortedPositions()
     }
 
+    /// `displayOrder(_:)`, started from the run before's order when at least half the people kept their preparation
+    /// from it (`previousRank`, of the run's `previousCount` people): their sort keys and their order by id are what
+    /// they were, so they are in the order they had then. Only the others are sorted, and each is put among them by a
+    /// binary search.
+    ///
+    /// Why: the sort of everyone's keys was some 20 of a 100,000-person nightly's 748 samples, on both cores, in the
+    /// directory's stretch (`Benchmarks/profile-nightly.sh`, 2026-11-29), for the 1 % whose key could have moved.
+    static func displayOrder(_ prepared: [PreparedPerson], previousCount: Int) -> [Int] {
+        guard let kept = keptOrder(prepared, previousCount: previousCount) else { return displayOrder(prepared) }
+        var others: [Int] = []
+        for position in prepared.indices where prepared[position].previousRank == nil { others.append(position) }
+        let sortedOthers = ByteKeyOrder(count: others.count) { [others] index, block in
+            block += prepared[others[index]].sortKey
+        }.sortedPositions().map { others[$0] }
+        var order: [Int] = []
+        order.reserveCapacity(prepared.count)
+        var next = 0
+        for other in sortedOthers {
+            // The first kept person who comes after `other` (by key, then by position), from where the last one went.
+            var (low, high) = (next, kept.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if displayPrecedes(kept[middle], other, in: prepared) { low = middle + 1 } else { high = middle }
+            }
+            order += kept[next..<low]
+            order.append(other)
+            next = low
+        }
+        order += kept[next...]
+        assert(order == displayOrder(prepared), "the kept display order must be the one a whole sort gives")
+        return order
+    }
+
+    /// The positions of the people who kept their preparation, in their order of the run before; nil when fewer than
+    /// half did, or when the ranks are not each a different one below `previousCount` (a damaged file).
+    static func keptOrder(_ prepared: [PreparedPerson], previousCount: Int) -> [Int]? {
+        guard previousCount > 0 else { return nil }
+        var byRank = [Int](repeating: -1, count: previousCount)
+        var keptCount = 0
+        for position in prepared.indices {
+            guard let rank = prepared[position].previousRank.map(Int.init) else { continue }
+            guard rank < previousCount, byRank[rank] < 0 else { return nil }
+            byRank[rank] = position
+            keptCount += 1
+        }
+        guard keptCount * 2 >= prepared.count else { return nil }
+        return byRank.filter { $0 >= 0 }
+    }
+
+    /// Whether the person at `left` comes before the one at `right` in display order: by sort key, then by position.
+    private static func displayPrecedes(_ left: Int, _ right: Int, in prepared: [PreparedPerson]) -> Bool {
+        let order = prepared[left].sortKey.withUnsafeBytes { leftKey in
+            prepared[right].sortKey.withUnsafeBytes { rightKey in ByteOrder.compare(leftKey, rightKey) }
+        }
+        return order != 0 ? order < 0 : left < right
+    }
+
     /// The page (under `departments/`, without `.html`) of a department spelled `name`, folded to `key`.
     static func departmentFile(name: String, key: String) -> String {
         Slug.namePart(name) + "-" + Slug.idHash(key, length: Slug.hashLength)
@@ -587,6 +649,9 @@ struct PreparedPerson: Sendable {
     var slugKey: UInt32 = 0
     /// Whether a first build's prerender wrote this person's files (`PrerenderedPeople` has the id).
     var wasPrerendered = false
+    /// The person's display position in the run before, when their preparation was kept from it
+    /// (`PreparationCache.rank(of:)`): their sort key is the one they had then.
+    var previousRank: UInt32?
     /// The browse letter's place in `SiteDirectory.letterKeys` (27 of them), from the sort key
     /// (`SitePerson.letterSlot`). Worked out where the key is made or read: the ordered pass reached each person's key
     /// in a place of its own for it, once a person, in display order (18 of some 1,100 samples of a 100,000-person

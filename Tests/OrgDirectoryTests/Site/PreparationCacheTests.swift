@@ -209,6 +209,88 @@ struct PreparationCacheTests {
         #expect(store.load(context: Self.context, snapshot: "a.json")?.count == first.count, "the next save works")
     }
 
+    /// Night after night, the display order started from the night before's (most people kept, a few renamed, some
+    /// to names others have, some gone, some new) is the order a sort of everyone gives.
+    @Test("the display order started from the night before's is the one sorting everyone gives, night after night")
+    func keptDisplayOrderIsTheSortedOne() async throws {
+        let folder = try SnapshotTestFolder()
+        var generator = ByteKeyOrderTests.SplitMix(state: 31)
+        var people = SiteBenchmarkDirectory.users(count: 9_000)
+        people.sortByID()
+        var directory = await SiteDirectory.build(users: people, hiding: [], keepingPreparations: true)
+        let names = ["Ada Lovelace", "Zed Zulu", "Aaron Aardvark", people[100].displayName]
+        for night in 0..<6 {
+            let cache = try Self.stored(directory.preparations, in: folder.url)
+            #expect(cache.rank(of: 0) != nil, "night \(night): the ranks are kept")
+            var next: [User] = []
+            for person in people {
+                let roll = Int.random(in: 0..<1_000, using: &generator)
+                if roll < 5 { continue }  // left
+                var person = person
+                if roll < 40 {
+                    person.displayName = names[roll % names.count]
+                    person.surname = nil
+                }
+                next.append(person)
+            }
+            for joiner in 0..<(night * 20) {
+                next.append(
+                    User(
+                        id: "zz-\(night)-\(joiner)", userPrincipalName: "j\(joiner)@contoso.com",
+                        displayName: names[joiner % names.count]))
+            }
+            next.sortByID()  // as a build lists them
+            var unequal: Set<String> = []
+            _ = DirectoryDiff.between(people, next, unequal: &unequal)
+            let kept = KeptPreparations(cache: cache, unequal: unequal)
+            directory = await SiteDirectory.build(users: next, hiding: [], kept: kept, keepingPreparations: true)
+            #expect(directory.preparedBefore > next.count / 2, "night \(night)")
+            let fresh = await SiteDirectory.build(users: next, hiding: [])
+            #expect(directory.people.map(\.user.id) == fresh.people.map(\.user.id), "night \(night)")
+            people = next
+        }
+    }
+
+    @Test("kept ranks that are not each a different place, or a file without them, give the order of a whole sort")
+    func damagedRanksAreNotTrusted() throws {
+        let folder = try SnapshotTestFolder()
+        let (first, second) = Self.nights(count: 500)
+        let made = try #require(SiteDirectory(users: first, hiding: [], keepingPreparations: true).preparations)
+        var unequal: Set<String> = []
+        _ = DirectoryDiff.between(first, second, unequal: &unequal)
+        let fresh = SiteDirectory(users: second, hiding: []).people.map(\.user.id)
+        var twice = made
+        let firstRank = try #require(made.ranks?[0])
+        twice.ranks?[1] = firstRank
+        var none = made
+        none.ranks = nil
+        var beyond = made
+        beyond.ranks?[3] = UInt32(first.count)
+        /// The preparations of `second` with `cache` kept, as the directory makes them.
+        func prepared(keeping cache: PreparationCache) -> [PreparedPerson] {
+            var prepared: [PreparedPerson] = []
+            var writer: PreparationWriter?
+            SiteDirectory.prepare(
+                second[...], hiding: [], early: nil, kept: KeptPreparations(cache: cache, unequal: unequal),
+                digests: true, longLived: true, writer: &writer
+            ) { prepared.append($1) }
+            return prepared
+        }
+        // Whole, the ranks give the kept people's order: everyone but the three changed and the one new.
+        let whole = try Self.stored(made, in: folder.url)
+        #expect(
+            SiteDirectory.keptOrder(prepared(keeping: whole), previousCount: whole.count)?.count == second.count - 4)
+        for (name, ranks) in [("repeated", twice), ("none", none), ("out of range", beyond)] {
+            let cache = try Self.stored(ranks, in: folder.url)
+            #expect((cache.rank(of: 0) == nil) == (name == "none"))
+            #expect(SiteDirectory.keptOrder(prepared(keeping: cache), previousCount: cache.count) == nil, "\(name)")
+            let directory = SiteDirectory(
+                users: second, hiding: [], kept: KeptPreparations(cache: cache, unequal: unequal))
+            #expect(directory.preparedBefore == second.count - 4, "\(name)")
+            #expect(directory.people.map(\.user.id) == fresh, "\(name)")
+        }
+    }
+
     @Test("a directory not asked to keep preparations makes none for the next run")
     func keptOnlyWhenAsked() async {
         let (first, _) = Self.nights(count: 300)

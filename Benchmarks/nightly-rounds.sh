@@ -26,7 +26,7 @@ for round in $(seq 1 "$rounds"); do
   change_people $((1000 + round)) > /dev/null
   sync
   /usr/bin/time -f "nightly $round: %e s wall, %U s user, %S s sys, %M KB peak" \
-    "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 | grep -E 'stage |published|nightly|^delta'
+    "$orgdir" build --config "$dir/settings.plist" --verbose 2>&1 | grep -E 'stage |published|nightly|^delta| at [0-9.]+ ms'
 done
 # What the state folder holds after the last round, and how much of it is the spares the state caches are written over.
 spares=$(find "$dir/State" -maxdepth 1 -name '.*.spare' -type f -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')

@@ -80,7 +80,9 @@ extension Snapshot {
         if let previous, previous.isReusable, let lines = previous.objectRanges(),
             SnapshotLineReuse.encodesAlike(previous.snapshot.people, lines: lines, in: previous.bytes)
         {
-            let pieces = SnapshotLineReuse.plan(old: previous.snapshot.people, new: people, unequal: previous.unequal)
+            let pieces =
+                previous.plan
+                ?? SnapshotLineReuse.plan(old: previous.snapshot.people, new: people, unequal: previous.unequal)
             Self.writePeople(people, pieces: pieces, copyingFrom: previous.bytes, lines: lines, emitPeople)
         } else {
             Self.encodePeople(people, emitPeople)

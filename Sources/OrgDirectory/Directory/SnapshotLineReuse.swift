@@ -27,6 +27,9 @@ public struct SnapshotSource: Sendable {
     /// The snapshot's people table when the people were read from it (`SnapshotPeopleTable`): the next table copies
     /// the entries of the people who did not change from it.
     var table: SnapshotPeopleTable.Source?
+    /// Which of the new snapshot's people are copied from here (`SnapshotLineReuse.plan`), when the run worked it out
+    /// for the snapshot's lines and the table's entries both: it compares or hashes every id.
+    var plan: [SnapshotLineReuse.Piece]?
 
     /// Whether its lines are this orgdir's canonical bytes: written by this version, in this schema (its
     /// metadata's; `SnapshotLineReuse.encodesAlike` checks the encoder itself).
@@ -102,16 +105,26 @@ enum SnapshotLineReuse {
     ///
     /// With `unequal` (the ids whose records differ, found by the diff's walk over the same two lists, which pairs
     /// people exactly as this one does), nobody is compared again: the `==` of a hundred thousand pairs was some 25
-    /// samples of a 100,000-person nightly run, beside its preparation.
+    /// samples of a 100,000-person nightly run, beside its preparation. They are sorted once and walked beside the
+    /// people, as the people are met in id order: looked up in the set, every id was hashed, 6 of the plan's 9 samples
+    /// (`Benchmarks/profile-ab.sh`, 2026-11-29).
     static func plan(old: [User], new: [User], unequal: Set<String>? = nil) -> [Piece] {
         var pieces: [Piece] = []
         var oldIndex = 0
+        let changed = unequal.map { $0.sorted(by: User.idPrecedes) }
+        var nextChanged = 0
+        /// Whether `id` is among `changed`. Asked only for an id paired with an old person's, and `oldIndex` only
+        /// moves on: the ids asked come in strictly ascending order, even from a list that is not in id order.
+        func isChanged(_ id: String, in changed: [String]) -> Bool {
+            while nextChanged < changed.count, User.idPrecedes(changed[nextChanged], id) { nextChanged += 1 }
+            return nextChanged < changed.count && changed[nextChanged] == id
+        }
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
                 for index in new.indices {
                     while oldIndex < old.count, User.idPrecedes(old[oldIndex].id, new[index].id) { oldIndex += 1 }
                     guard oldIndex < old.count, old[oldIndex].id == new[index].id,
-                        unequal.map({ !$0.contains(new[index].id) }) ?? (old[oldIndex] == new[index])
+                        changed.map({ !isChanged(new[index].id, in: $0) }) ?? (old[oldIndex] == new[index])
                     else {
                         pieces.append(.encoded(index))
                         continue

@@ -378,8 +378,12 @@ public struct BuildPipeline: Sendable {
         unequal: Set<String>, as name: String, peopleTable: StateCacheFile
     ) async -> Result<PendingSnapshotSave, SnapshotError> {
         // The diff compared the source's people with the snapshot's: the ids it found unequal spare comparing again.
+        // Which people are copied is worked out once, for the snapshot's lines and the table's entries.
         var previous = file?.take()
         previous?.unequal = unequal
+        if let old = previous?.snapshot.people {
+            previous?.plan = SnapshotLineReuse.plan(old: old, new: snapshot.people, unequal: unequal)
+        }
         let pending: SnapshotStore.PendingSnapshot
         do {
             pending = try snapshots.prepareSave(snapshot, reusing: previous, as: name)
@@ -391,8 +395,9 @@ public struct BuildPipeline: Sendable {
                 snapshot: pending,
                 table: PendingSnapshotSave.prepareTable(
                     of: snapshot, writtenTo: pending.file.temporary, as: name, in: peopleTable,
-                    previous: previous.flatMap { source in source.table.map { ($0, source.snapshot.people) } },
-                    unequal: unequal)))
+                    previous: previous.flatMap { source in
+                        source.table.flatMap { table in source.plan.map { (table, $0) } }
+                    })))
     }
 
     private func makeStaging(

@@ -10,22 +10,20 @@ struct PendingSnapshotSave: Sendable {
     let table: StateCacheFile.Pending?
 
     /// The table of `snapshot`'s people, stamped with the file at `temporary` (the snapshot's bytes, renamed to `name`
-    /// later), written beside `file`'s contents; with `previous` (the table the run read, and its snapshot's people)
-    /// the entries of unchanged people are copied from it. Nil when it could not be written (`file` is then removed).
+    /// later), written beside `file`'s contents; with `previous` (the table the run read, and the plan of which of its
+    /// entries the new one copies) the entries of unchanged people are copied from it. Nil when it could not be
+    /// written (`file` is then removed).
     static func prepareTable(
         of snapshot: Snapshot, writtenTo temporary: URL, as name: String, in file: StateCacheFile,
-        previous: (SnapshotPeopleTable.Source, [User])?, unequal: Set<String>
+        previous: (source: SnapshotPeopleTable.Source, pieces: [SnapshotLineReuse.Piece])?
     ) -> StateCacheFile.Pending? {
         guard let stamp = SnapshotPeopleTable.Stamp(file: temporary.path, snapshot: name, count: snapshot.people.count)
         else {
             file.remove()
             return nil
         }
-        return try? file.prepare(pieceSize: 1 << 20) {
-            (out: inout PieceBuffer<StateCacheFile.WriteFailure>) throws(StateCacheFile.WriteFailure) in
-            try SnapshotPeopleTable.write(
-                snapshot.people, stamp: stamp, previous: previous.map { (source: $0.0, people: $0.1) },
-                unequal: previous == nil ? nil : unequal, to: &out)
+        return try? file.prepare { write in
+            SnapshotPeopleTable.write(snapshot.people, stamp: stamp, previous: previous, to: write)
         }
     }
 

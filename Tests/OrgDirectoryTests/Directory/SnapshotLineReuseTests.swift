@@ -46,6 +46,12 @@ struct SnapshotLineReuseTests {
         #expect(unequal == [new[2].id])
         #expect(
             SnapshotLineReuse.plan(old: old, new: new, unequal: unequal) == SnapshotLineReuse.plan(old: old, new: new))
+        // A list out of id order: whoever comes after a later id is encoded, the changed person never copied.
+        let outOfOrder = [new[3], new[2], new[0], new[1]]
+        #expect(
+            SnapshotLineReuse.plan(old: old, new: outOfOrder, unequal: unequal) == [
+                .copied(3..<4), .encoded(1), .encoded(2), .encoded(3),
+            ])
     }
 
     @Test("written from the snapshot before, the file is byte for byte the one encoded from scratch")

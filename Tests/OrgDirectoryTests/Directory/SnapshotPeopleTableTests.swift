@@ -29,18 +29,36 @@ struct SnapshotPeopleTableTests {
             count: count)
     }
 
-    /// The table's bytes as `write` hands them on, in small pieces.
+    /// The table's bytes as `write` hands them over; with `previous`, copying from that table the people
+    /// `SnapshotLineReuse.plan` finds unchanged (by `unequal`, the diff's ids, else by comparing every pair).
     static func bytes(
         _ people: [User], stamp: SnapshotPeopleTable.Stamp,
         previous: (source: SnapshotPeopleTable.Source, people: [User])? = nil,
         unequal: Set<String>? = nil, chunkSize: Int = SnapshotPeopleTable.chunkSize
     ) -> [UInt8] {
         var written: [UInt8] = []
-        var out = PieceBuffer<Never>(pieceSize: 100) { written += $0 }
-        SnapshotPeopleTable.write(
-            people, stamp: stamp, previous: previous, unequal: unequal, chunkSize: chunkSize, to: &out)
-        out.flush()
+        let plan = previous.map {
+            (source: $0.source, pieces: SnapshotLineReuse.plan(old: $0.people, new: people, unequal: unequal))
+        }
+        let (size, failed) = SnapshotPeopleTable.write(people, stamp: stamp, previous: plan, chunkSize: chunkSize) {
+            written += $0
+            return nil
+        }
+        #expect(size == written.count && failed == nil)
         return written
+    }
+
+    @Test("a write that fails stops there and says why, having handed over no more than it wrote")
+    func failedWriteStops() {
+        let people = Self.varied()
+        var calls = 0
+        let (size, failed) = SnapshotPeopleTable.write(
+            people, stamp: Self.stamp(people.count), previous: nil, chunkSize: 1
+        ) {
+            calls += 1
+            return $0.count > 0 ? ENOSPC : nil
+        }
+        #expect(failed == ENOSPC && size == 0 && calls == 1)
     }
 
     /// `bytes` saved as a file in `folder` and read back expecting `stamp`.

@@ -102,6 +102,48 @@ enum SnapshotPeopleTable {
         return (people, Source(file: file, starts: starts))
     }
 
+    /// Whether `people` (read from a table) hold what `samples` lines spread over the snapshot's people lines
+    /// (`body` of `json`) say, each line decoded and its person found by id: a table and a snapshot that disagree (a
+    /// table damaged where its lengths still fit, or written wrongly) are caught before anything is built on them, for
+    /// some 64 lines' decoding. A snapshot of no more people than `samples` has every line checked. A line that does
+    /// not read as one person counts as a disagreement (the JSON is then decoded whole, which says what is wrong with
+    /// it, if anything is).
+    static func agrees(
+        _ people: [User], withLinesOf json: UnsafeRawBufferPointer, body: Range<Int>, samples: Int = 64
+    ) -> Bool {
+        guard !body.isEmpty else { return people.isEmpty }
+        let newline = UInt8(ascii: "\n")
+        /// Checks the line holding `offset`; returns where it ends, nil when it disagrees.
+        func checkLine(holding offset: Int) -> Int? {
+            var (start, end) = (offset, offset)
+            while start > body.lowerBound, json[start - 1] != newline { start -= 1 }
+            while end < body.upperBound, json[end] != newline { end += 1 }
+            guard let person = line(json, start..<end), let index = people.indexSortedByID(of: person.id),
+                people[index] == person
+            else { return nil }
+            return end
+        }
+        var next = body.lowerBound
+        let step = people.count <= samples ? 1 : body.count / samples
+        while next < body.upperBound {
+            guard let end = checkLine(holding: next) else { return false }
+            // The next line when every line is checked, else the line holding the next sample (one past this line).
+            next = step == 1 ? end + 1 : max(end + 1, next + step)
+        }
+        return true
+    }
+
+    /// The person on the people line `range` of `json` (its separator included or not): read by the canonical reader,
+    /// else by `JSONDecoder` (a key it leaves alone, such as an escaped one in `extra`); nil when it is not one person.
+    private static func line(_ json: UnsafeRawBufferPointer, _ range: Range<Int>) -> User? {
+        if let read = try? SnapshotUserCodec.readUsers(json, range: range), read.count == 1 { return read[0] }
+        var trimmed = range
+        while let last = trimmed.last, json[last] == UInt8(ascii: ",") || json[last] == UInt8(ascii: "\n") {
+            trimmed = trimmed.lowerBound..<last
+        }
+        return try? Snapshot.canonicalDecoder().decode(User.self, from: Data(json[trimmed]))
+    }
+
     /// The people a chunk, and where each chunk's entries start, then where the last ends, from the file's trailer:
     /// nil unless there is one offset a chunk, in order, between the entries' start and the trailer.
     private static func chunkOffsets(

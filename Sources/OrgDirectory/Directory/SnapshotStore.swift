@@ -253,7 +253,8 @@ public struct SnapshotStore: Sendable {
     /// `load(at:)`, with the file kept as the source of the next snapshot's unchanged lines when it is canonical.
     ///
     /// With `peopleTable` (a `SnapshotPeopleTable` file), the people are read from there when it was written beside
-    /// this very file, and the table is kept in the source for the next one; otherwise they are decoded from the file.
+    /// this very file and agrees with a sample of its lines (`SnapshotPeopleTable.agrees`), and the table is kept in
+    /// the source for the next one; otherwise they are decoded from the file.
     static func loadWithSource(
         at url: URL, peopleTable: URL? = nil
     ) throws(SnapshotError) -> (Snapshot, SnapshotSource?) {
@@ -263,7 +264,8 @@ public struct SnapshotStore: Sendable {
             if let stamp = SnapshotPeopleTable.Stamp(
                 file: url.path, snapshot: url.lastPathComponent, count: metadata.counts.people),
                 let (people, table) = SnapshotPeopleTable.read(path: peopleTable.path, expecting: stamp),
-                Snapshot.isCanonicallyOrdered(people)
+                Snapshot.isCanonicallyOrdered(people),
+                bytes.withUnsafeBytes({ SnapshotPeopleTable.agrees(people, withLinesOf: $0, body: parts.body) })
             {
                 let snapshot = Snapshot(metadata: metadata, canonicallyOrdered: people)
                 return (snapshot, SnapshotSource(snapshot: snapshot, bytes: bytes, body: parts.body, table: table))

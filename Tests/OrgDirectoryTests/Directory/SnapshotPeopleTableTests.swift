@@ -204,4 +204,32 @@ struct SnapshotPeopleTableTests {
         let (_, touched) = try SnapshotStore.loadWithSource(at: url, peopleTable: table)
         #expect(touched?.table == nil)
     }
+
+    @Test("a table that names its snapshot but whose people disagree with the snapshot's lines is not used")
+    func tableDisagreeingWithTheLinesIsNotUsed() throws {
+        let folder = try SnapshotTestFolder()
+        func saved(_ people: [User], tablePeople: [User], named name: String) throws -> SnapshotSource? {
+            let snapshot = Snapshot(metadata: SnapshotFixtures.metadata(), people: people)
+            let url = folder.url.appendingPathComponent(name)
+            try snapshot.canonicalData().write(to: url)
+            let stamp = try #require(SnapshotPeopleTable.Stamp(file: url.path, snapshot: name, count: people.count))
+            let table = folder.url.appendingPathComponent("table-\(name).bin")
+            try Data(Self.bytes(tablePeople, stamp: stamp)).write(to: table)
+            let (loaded, source) = try SnapshotStore.loadWithSource(at: url, peopleTable: table)
+            #expect(loaded.people == snapshot.people, "the snapshot's own people either way")
+            return source
+        }
+        let people = Self.varied()
+        // One title changed in the table, the same length: every length still fits, and every line is checked.
+        var wrong = people
+        wrong[20].jobTitle = String((people[20].jobTitle ?? "x").reversed()) + "!"
+        #expect(try saved(people, tablePeople: wrong, named: "small.json")?.table == nil)
+        #expect(try saved(people, tablePeople: people, named: "small-right.json")?.table != nil)
+        // A snapshot of thousands is sampled: its right table is used.
+        let many = Snapshot.canonicallySorted(SnapshotFixtures.people(3_000))
+        #expect(try saved(many, tablePeople: many, named: "many.json")?.table != nil)
+        var shifted = many
+        for index in shifted.indices { shifted[index].officeLocation = "Moved" }
+        #expect(try saved(many, tablePeople: shifted, named: "many-wrong.json")?.table == nil)
+    }
 }

@@ -17,7 +17,8 @@ import Foundation
 /// The snapshot stays the record: its JSON is what `diff`, the history and any other tool read. The table is trusted
 /// only beside the snapshot it was written with (`Stamp`: the snapshot's name, its file's size and modification time,
 /// its number of people), by the same build (`context`), and only when every entry reads whole and ends where its
-/// chunk does; for anything else the run decodes the JSON as before.
+/// chunk does and a sample of the snapshot's lines holds the same people (`agrees`, which `SnapshotStore` asks); for
+/// anything else the run decodes the JSON as before.
 enum SnapshotPeopleTable {
     /// The file's name in the state folder.
     static let fileName = "snapshot-people.bin"

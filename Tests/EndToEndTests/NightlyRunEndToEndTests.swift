@@ -364,6 +364,34 @@ struct NightlyRunEndToEndTests {
         }
     }
 
+    /// The people table is only a time saver: a run that cannot write it (a folder in the way) publishes all the same,
+    /// with nothing left in the way, and the next run decodes the snapshot and writes the table the run after reads.
+    @Test("a people table that cannot be written costs the next run a decode, never the run; the one after reads it")
+    func unwritablePeopleTable() async throws {
+        try await withTenantRun(SandboxConfiguration(userCount: 40, seed: 27)) { run in
+            let readFromTable = "snapshot's people read from snapshot-people.bin"
+            let table = run.workspace.state.appendingPathComponent("snapshot-people.bin")
+            try FileManager.default.createDirectory(at: table, withIntermediateDirectories: true)
+            try "in the way".write(to: table.appendingPathComponent("file"), atomically: true, encoding: .utf8)
+            let first = try await run.build(["--verbose"])
+            #expect(first.status == 0, "stderr: \(first.stderr.suffix(2000))")
+            var isFolder: ObjCBool = false
+            #expect(
+                !FileManager.default.fileExists(atPath: table.path, isDirectory: &isFolder) || !isFolder.boolValue,
+                "the folder in the way is gone")
+
+            let mover = try await run.sandbox.retitle(0, as: "Writer of Tables")
+            let second = try await run.build(["--verbose"])
+            #expect(second.status == 0, "stderr: \(second.stderr.suffix(2000))")
+            #expect(!second.stderr.contains(readFromTable), "no table to read: \(second.stderr.suffix(2000))")
+            #expect(try publishedJobTitles(in: run.workspace.output)[mover.id] == "Writer of Tables")
+
+            let third = try await run.build(["--verbose"])
+            #expect(third.status == 0, "stderr: \(third.stderr.suffix(2000))")
+            #expect(third.stderr.contains(readFromTable), "\(third.stderr.suffix(2000))")
+        }
+    }
+
     @Test("a clock behind the newest snapshot: the run warns and names its snapshot after it; the next builds on it")
     func clockSetBack() async throws {
         try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 21)) { run in

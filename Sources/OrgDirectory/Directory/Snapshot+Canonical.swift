@@ -234,10 +234,7 @@ extension Snapshot {
                 return
             }
             // Not the canonical subset: JSONDecoder reads it (and explains what is wrong, if anything is).
-            var trimmed = range
-            while let last = trimmed.last.map({ data[$0] }), last == newline || last == comma {
-                trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
-            }
+            let trimmed = withoutSeparators(range) { data[$0] }
             var json = Data(capacity: trimmed.count + 2)
             json.append(UInt8(ascii: "["))
             json.append(data[trimmed])
@@ -283,6 +280,16 @@ extension Snapshot {
                 SnapshotUserCodec.readUsers(UnsafeRawBufferPointer(bytes), range: pieces[chunk], into: slots)
             }
         }
+    }
+
+    /// `range` of people lines without the separators (commas, line breaks) at its end, `byte` reading the bytes:
+    /// what `JSONDecoder` is given when the canonical reader gives up on a piece or a line.
+    static func withoutSeparators(_ range: Range<Int>, byte: (Int) -> UInt8) -> Range<Int> {
+        var trimmed = range
+        while let last = trimmed.last, byte(last) == newline || byte(last) == comma {
+            trimmed = trimmed.lowerBound..<last
+        }
+        return trimmed
     }
 
     /// The lines in `bytes`: its line breaks, and one more when the last byte is not one.

@@ -138,10 +138,7 @@ enum SnapshotPeopleTable {
     /// else by `JSONDecoder` (a key it leaves alone, such as an escaped one in `extra`); nil when it is not one person.
     private static func line(_ json: UnsafeRawBufferPointer, _ range: Range<Int>) -> User? {
         if let read = try? SnapshotUserCodec.readUsers(json, range: range), read.count == 1 { return read[0] }
-        var trimmed = range
-        while let last = trimmed.last, json[last] == UInt8(ascii: ",") || json[last] == UInt8(ascii: "\n") {
-            trimmed = trimmed.lowerBound..<last
-        }
+        let trimmed = Snapshot.withoutSeparators(range) { json[$0] }
         return try? Snapshot.canonicalDecoder().decode(User.self, from: Data(json[trimmed]))
     }
 
@@ -301,7 +298,8 @@ enum SnapshotPeopleTable {
                     case .copied(let run):
                         // The run's entries as they lie in the previous table, noting where each chunk it holds starts.
                         let first = starts[run.lowerBound]
-                        for offset in 0..<run.count where (next + offset) % chunkSize == 0 {
+                        let firstInRun = (chunkSize - next % chunkSize) % chunkSize
+                        for offset in stride(from: firstInRun, to: run.count, by: chunkSize) {
                             chunkStarts.append(UInt64(out.position + starts[run.lowerBound + offset] - first))
                         }
                         out.hand(

@@ -570,9 +570,9 @@ struct SiteDirectory: Sendable {
     /// Why: the sort of everyone's keys was some 20 of a 100,000-person nightly's 748 samples, on both cores, in the
     /// directory's stretch (`Benchmarks/profile-nightly.sh`, 2026-11-29), for the 1 % whose key could have moved.
     static func displayOrder(_ prepared: [PreparedPerson], previousCount: Int) -> [Int] {
-        guard let kept = keptOrder(prepared, previousCount: previousCount) else { return displayOrder(prepared) }
-        var others: [Int] = []
-        for position in prepared.indices where prepared[position].previousRank == nil { others.append(position) }
+        guard let (kept, others) = keptOrder(prepared, previousCount: previousCount) else {
+            return displayOrder(prepared)
+        }
         let sortedOthers = ByteKeyOrder(count: others.count) { [others] index, block in
             block += prepared[others[index]].sortKey
         }.sortedPositions().map { others[$0] }
@@ -595,20 +595,23 @@ struct SiteDirectory: Sendable {
         return order
     }
 
-    /// The positions of the people who kept their preparation, in their order of the run before; nil when fewer than
-    /// half did, or when the ranks are not each a different one below `previousCount` (a damaged file).
-    static func keptOrder(_ prepared: [PreparedPerson], previousCount: Int) -> [Int]? {
+    /// The positions of the people who kept their preparation, in their order of the run before, and the others' in
+    /// ascending order, from one pass over everyone; nil when fewer than half kept theirs, or when the ranks are not
+    /// each a different one below `previousCount` (a damaged file).
+    static func keptOrder(_ prepared: [PreparedPerson], previousCount: Int) -> (kept: [Int], others: [Int])? {
         guard previousCount > 0 else { return nil }
         var byRank = [Int](repeating: -1, count: previousCount)
-        var keptCount = 0
+        var others: [Int] = []
         for position in prepared.indices {
-            guard let rank = prepared[position].previousRank.map(Int.init) else { continue }
+            guard let rank = prepared[position].previousRank.map(Int.init) else {
+                others.append(position)
+                continue
+            }
             guard rank < previousCount, byRank[rank] < 0 else { return nil }
             byRank[rank] = position
-            keptCount += 1
         }
-        guard keptCount * 2 >= prepared.count else { return nil }
-        return byRank.filter { $0 >= 0 }
+        guard (prepared.count - others.count) * 2 >= prepared.count else { return nil }
+        return (byRank.filter { $0 >= 0 }, others)
     }
 
     /// Whether the person at `left` comes before the one at `right` in display order: by sort key, then by position.

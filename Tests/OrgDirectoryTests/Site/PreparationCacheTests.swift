@@ -279,7 +279,8 @@ struct PreparationCacheTests {
         // Whole, the ranks give the kept people's order: everyone but the three changed and the one new.
         let whole = try Self.stored(made, in: folder.url)
         #expect(
-            SiteDirectory.keptOrder(prepared(keeping: whole), previousCount: whole.count)?.count == second.count - 4)
+            SiteDirectory.keptOrder(prepared(keeping: whole), previousCount: whole.count)?.kept.count == second.count
+                - 4)
         for (name, ranks) in [("repeated", twice), ("none", none), ("out of range", beyond)] {
             let cache = try Self.stored(ranks, in: folder.url)
             #expect((cache.rank(of: 0) == nil) == (name == "none"))

@@ -20,8 +20,10 @@ PARTS = [
     ("snapshot decode", "decodeInPlace"),
     ("preparation", "SiteDirectory.prepare"),
     ("the directory's ordered pass", "SiteDirectory.init(prepared"),
-    ("  slugs and lists", "makeSlugsAndLists"),
+    # makeSlugsAndLists before 2026-11-29 23:20, makeSlugsAndLetters since (the departments moved to the lookups).
+    ("  slugs and letters (and lists)", "makeSlugsAnd"),
     ("  lookups", "makeLookups"),
+    ("    departments", "makeDepartments"),
     ("row keys", "RowMatch.make"),
     ("search", "renderSearch"),
     ("  token shards", "tokenShards"),

@@ -9,7 +9,7 @@ struct SiteDirectory: Sendable {
     let searchTokens: [[UInt32]?]
     let tokenTable: SearchTokenTable
     /// Position in `people` by Graph id, to link managers and reports.
-    let positionByID: [String: Int]
+    let positionByID: PositionsByID
     /// How many people a first build's prerender wrote files for (`PreparedPerson.wasPrerendered`).
     let prerenderedCount: Int
     /// Positions of each manager's direct reports (by the manager's id), in display order.
@@ -302,21 +302,35 @@ struct SiteDirectory: Sendable {
             made.ranks = indexOf.map { UInt32(truncatingIfNeeded: $0) }
             return made
         }
+        // The ordinary slugs, letters and departments on one core; the lookups by id and the groups of people whose
+        // slugs could collide on the other. The lookups alone were 32 samples of a 100,000-person nightly (a table of
+        // everyone's id most of them) and the slugs and lists 20–24 with the slug collisions, while one core waited
+        // for the other at the end (`Benchmarks/profile-ab.sh`, `PROFILE_CALL_GRAPH=dwarf
+        // Benchmarks/profile-nightly.sh`, 2026-11-29).
         let lists = { @Sendable [indexOf] in
-            Self.makeSlugsAndLists(
-                order: order, indexOf: indexOf, prepared: prepared, users: shared, hidden: hidden)
+            Self.makeSlugsAndLists(indexOf: indexOf, prepared: prepared, users: shared, hidden: hidden)
         }
         let lookupsByID = { @Sendable [indexOf] in
             Self.makeLookups(indexOf: indexOf, prepared: prepared, users: shared)
         }
         let parallel = order.count <= Self.parallelPeopleLimit
-        let (made, lookups) = parallel ? BothAtOnce.run(lists, lookupsByID) : (lists(), lookupsByID())
+        var (made, lookups) = parallel ? BothAtOnce.run(lists, lookupsByID) : (lists(), lookupsByID())
+        // Ordinary slugs that collide lengthened (rarely any): only people whose ids share a collision key
+        // (`lookups.slugGroups`, by display index) can have equal ones. Taken out of `made`, so that a lengthened slug
+        // is written in place: with a second reference to the list, the first write copied everyone's slug (a retain
+        // of each), some 4 samples of a 100,000-person nightly (the sandbox's tenant has three such pairs).
+        var slugs: [String] = []
+        swap(&slugs, &made.ordinary)
+        let all = shared.users
+        let lengthened = Slug.lengthen(
+            &slugs, groups: lookups.slugGroups, namePart: { prepared[order[$0]].slugName },
+            id: { all[prepared[order[$0]].source].id })
         // The people after both, in chunks on every core: made inside `BothAtOnce`, the chunks were a
         // `concurrentPerform` within another, which GCD runs one after the other on the calling thread, and the
         // nightly's other core sat idle for about 50 ms at 100,000 people.
         self.people = Self.makePeople(
-            order: order, prepared: prepared, users: shared, slugs: made.slugs, letters: made.letters,
-            departmentFiles: made.departmentFiles, inParallel: parallel)
+            order: order, prepared: prepared, users: shared, slugs: slugs, letterOf: made.letterOf,
+            departmentOf: made.departmentOf, departmentFiles: made.departmentFiles, inParallel: parallel)
         self.recordDigests = lookups.recordDigests
         self.searchTokens = lookups.searchTokens
         self.tokenTable = tokenTable
@@ -327,99 +341,91 @@ struct SiteDirectory: Sendable {
         self.managers = lookups.placed.managers
         self.departments = made.departments
         self.letters = made.letterLists
-        self.lengthenedSlugs = made.lengthened
+        self.lengthenedSlugs = lengthened
     }
 
-    /// Everyone's slug, department page and browse letter in display order, and the department and letter lists.
+    /// Everyone's ordinary slug, browse letter (its place in `letterKeys`) and department (its number in
+    /// `departmentFiles`, -1 for none) by display index, and the letters' and departments' lists.
     private static func makeSlugsAndLists(
-        order: [Int], indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers, hidden: Set<String>
+        indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers, hidden: Set<String>
     ) -> (
-        slugs: [String], letters: [String], departmentFiles: [String?], departments: [SiteDepartment],
-        letterLists: [(key: String, people: [Int])], lengthened: [Int]
+        ordinary: [String], letterOf: [UInt8], letterLists: [(key: String, people: [Int])], departmentOf: [Int32],
+        departments: [SiteDepartment], departmentFiles: [String?]
     ) {
-        // Everything read from the preparations in their own order (the users'), each result placed at the person's
-        // display index: walked in display order, every preparation was in a place of its own, some 15 of 1,000
-        // samples of a nightly (`Benchmarks/profile-nightly.sh`). A department keeps the spelling of its first person
-        // in display order.
-        let count = order.count
+        // Read from the preparations in their own order (the users'), each result placed at the person's display
+        // index: walked in display order, every preparation was in a place of its own, some 15 of 1,000 samples of a
+        // nightly (`Benchmarks/profile-nightly.sh`).
+        let count = indexOf.count
         var ordinary = [String](repeating: "", count: count)
-        var keys = [UInt32](repeating: 0, count: count)
-        var letters = [String](repeating: "", count: count)
         var letterOf = [UInt8](repeating: 0, count: count)
-        // Departments by folded key: one lookup a person, the lists kept by number, each with who names it.
+        var letterCounts = [Int](repeating: 0, count: Self.letterKeys.count)
+        // Departments by folded key: one lookup a person, the lists kept by number, each with who names it (a
+        // department keeps the spelling of its first person in display order) and how many people it has.
         var departmentNumbers: [String: Int] = [:]
-        var departmentList: [(key: String, people: [Int], namedBy: (index: Int, source: Int))] = []
+        var departmentList: [(key: String, size: Int, namedBy: (index: Int, source: Int))] = []
         var departmentOf = [Int32](repeating: -1, count: count)
         let departmentHidden = hidden.contains("department")
         let all = users.users
         prepared.withUnsafeBufferPointer { prepared in
             for position in prepared.indices {
                 let index = indexOf[position]
+                let source = prepared[position].source
                 ordinary[index] =
                     prepared[position].ordinarySlug
-                    ?? Slug.ordinary(namePart: prepared[position].slugName, id: all[prepared[position].source].id)
-                keys[index] = prepared[position].slugKey
+                    ?? Slug.ordinary(namePart: prepared[position].slugName, id: all[source].id)
                 let slot = prepared[position].letterSlot
-                letters[index] = Self.letterKeys[Int(slot)]
                 letterOf[index] = slot
+                letterCounts[Int(slot)] += 1
                 // The folded key says whether there is a department (it is the department folded).
                 guard !departmentHidden, let key = prepared[position].departmentKey else { continue }
-                let source = prepared[position].source
                 if let number = departmentNumbers[key] {
                     if index < departmentList[number].namedBy.index { departmentList[number].namedBy = (index, source) }
+                    departmentList[number].size += 1
                     departmentOf[index] = Int32(number)
                 } else {
                     departmentNumbers[key] = departmentList.count
                     departmentOf[index] = Int32(departmentList.count)
-                    departmentList.append((key, [], (index, source)))
+                    departmentList.append((key, 1, (index, source)))
                 }
             }
         }
-        // The lists filled in display order from the numbers noted above, so they need no sort: appended in the
-        // preparations' order and sorted, the letters' and departments' lists were some 6 of a nightly's 700 samples
-        // (`Benchmarks/profile-ab.sh`, `_merge` under this pass).
-        var letterPeople: [[Int]] = Array(repeating: [], count: Self.letterKeys.count)
-        for index in 0..<count {
-            letterPeople[Int(letterOf[index])].append(index)
-            if departmentOf[index] >= 0 { departmentList[Int(departmentOf[index])].people.append(index) }
+        // The lists filled in display order from the letters noted above, so they need no sort, each made as large as
+        // it ends: grown as they filled, each was copied into fresh memory some 17 times (`Array.append`'s growth, 8
+        // of the 46 samples of this pass with the lookups, `PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`).
+        var letterPeople = letterCounts.map { count in
+            var people: [Int] = []
+            people.reserveCapacity(count)
+            return people
         }
-        let slugs = Slug.assign(
-            ordinary: ordinary, namePart: { prepared[order[$0]].slugName },
-            id: { all[prepared[order[$0]].source].id }, keys: keys)
-        // The record is read only for each department's name, from the person who names it (a record with a folded
-        // department key has a department); the file depends on the folded key alone, worked out once per department.
-        let named = departmentList.map { department -> (key: String, name: String, file: String, people: [Int])? in
-            guard let name = all[department.namedBy.source].department else { return nil }
-            return (department.key, name, Self.departmentFile(name: name, key: department.key), department.people)
-        }
-        var departmentFiles: [String?] = Array(repeating: nil, count: count)
-        for index in 0..<count where departmentOf[index] >= 0 {
-            departmentFiles[index] = named[Int(departmentOf[index])]?.file
-        }
-        let departments = named.compactMap { $0 }.map { department in
-            SiteDepartment(
-                name: department.name, file: department.file, sortKey: Array(department.key.utf8),
-                people: department.people)
-        }.sorted { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        for index in 0..<count { letterPeople[Int(letterOf[index])].append(index) }
         let letterLists = Self.letterKeys.indices.compactMap { slot in
             letterPeople[slot].isEmpty ? nil : (Self.letterKeys[slot], letterPeople[slot])
         }
-        // The same string where the slug was not lengthened: compared without reading its bytes.
-        let lengthened = slugs.indices.filter { slugs[$0] != ordinary[$0] }
-        return (slugs, letters, departmentFiles, departments, letterLists, lengthened)
+        let departments = makeDepartments(departmentList, departmentOf: departmentOf, users: all)
+        return (ordinary, letterOf, letterLists, departmentOf, departments.list, departments.files)
     }
 
     /// What the directory looks up by position or id: search tokens and record digests by position, positions
-    /// by id (the first person with an id keeps it), and each manager's reports in display order. Reads fields
-    /// in place, never copying a person's whole record.
+    /// by id (the first person with an id keeps it), each manager's reports in display order, and the groups of
+    /// display indices whose ids share a slug collision key (`Slug.groupsOfEqualKeys`). Reads fields in place, never
+    /// copying a person's whole record.
     private static func makeLookups(indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
-        searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: [String: Int],
-        reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int
+        searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: PositionsByID,
+        reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int,
+        slugGroups: [[Int]]
     ) {
         let count = indexOf.count
+        let all = users.users
+        // People made from users strictly in id order, each at their own place: found by binary search of the ids
+        // (`PositionsByID`), with no table of them.
+        let sorted =
+            prepared.count == all.count
+            && prepared.withUnsafeBufferPointer { prepared in prepared.indices.allSatisfy { prepared[$0].source == $0 }
+            }
+            && Snapshot.isInIDOrder(all, repeatsAllowed: false)
         var searchTokens = [[UInt32]?](repeating: nil, count: count)
-        var positionByID: [String: Int] = [:]
-        positionByID.reserveCapacity(count)
+        var table: [String: Int] = [:]
+        if !sorted { table.reserveCapacity(count) }
         var reports: [String: [Int]] = [:]
         var prerendered = 0
         // The digests in the same pass: a pass of their own reached each person's preparation once more, in a place
@@ -430,7 +436,6 @@ struct SiteDirectory: Sendable {
         // In the preparations' order (the users'), each person's display index looked up: walked in display order,
         // every preparation and record was in a place of its own, about 29 of 1,000 samples of a nightly
         // (`Benchmarks/profile-nightly.sh`); this way both are read front to back, and only the results are placed.
-        let all = users.users
         prepared.withUnsafeBufferPointer { prepared in
             all.withUnsafeBufferPointer { all in
                 for position in prepared.indices {
@@ -442,12 +447,14 @@ struct SiteDirectory: Sendable {
                         digestCount += 1
                     }
                     let user = prepared[position].source
-                    // The first in display order keeps an id two people share.
-                    let id = all[user].id
-                    if let known = positionByID[id] {
-                        if index < known { positionByID[id] = index }
-                    } else {
-                        positionByID[id] = index
+                    if !sorted {
+                        // The first in display order keeps an id two people share.
+                        let id = all[user].id
+                        if let known = table[id] {
+                            if index < known { table[id] = index }
+                        } else {
+                            table[id] = index
+                        }
                     }
                     if let manager = all[user].manager {
                         reports[manager.id, default: []].append(index)
@@ -456,6 +463,8 @@ struct SiteDirectory: Sendable {
                 }
             }
         }
+        let positionByID =
+            sorted ? PositionsByID(sortedUsers: all, positions: indexOf) : PositionsByID(table: table)
         // Each manager's reports in display order.
         for slot in reports.values.indices { reports.values[slot].sort() }
         // By position too, when every id is one person's: a lookup per manager here, not two per person later. A
@@ -469,9 +478,46 @@ struct SiteDirectory: Sendable {
                 for report in list { placed.managers[report].position = Int32(truncatingIfNeeded: position) }
             }
         }
+        let slugGroups = Slug.groupsOfEqualKeys(count: prepared.count) { prepared[$0].slugKey }.map { group in
+            group.map { indexOf[$0] }
+        }
         return (
-            searchTokens, digestCount == count ? digests : [], positionByID, reports, placed, prerendered
+            searchTokens, digestCount == count ? digests : [], positionByID, reports, placed, prerendered, slugGroups
         )
+    }
+
+    /// The departments numbered in `list` (folded key, number of people, and who names it), sorted for the site, and
+    /// each number's page (nil for a department whose naming record has none, which a hidden field can make).
+    private static func makeDepartments(
+        _ list: [(key: String, size: Int, namedBy: (index: Int, source: Int))], departmentOf: [Int32], users: [User]
+    ) -> (list: [SiteDepartment], files: [String?]) {
+        // Each department's people in display order, from the numbers noted by display index, so they need no sort,
+        // each list made as large as it ends.
+        var people = list.map { department in
+            var people: [Int] = []
+            people.reserveCapacity(department.size)
+            return people
+        }
+        for index in departmentOf.indices where departmentOf[index] >= 0 {
+            people[Int(departmentOf[index])].append(index)
+        }
+        // The record is read only for each department's name, from the person who names it (a record with a folded
+        // department key has a department); the file depends on the folded key alone, worked out once per department.
+        var files: [String?] = []
+        files.reserveCapacity(list.count)
+        var departments: [SiteDepartment] = []
+        for (number, department) in list.enumerated() {
+            guard let name = users[department.namedBy.source].department else {
+                files.append(nil)
+                continue
+            }
+            let file = Self.departmentFile(name: name, key: department.key)
+            files.append(file)
+            departments.append(
+                SiteDepartment(name: name, file: file, sortKey: Array(department.key.utf8), people: people[number]))
+        }
+        departments.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        return (departments, files)
     }
 
     /// `person`'s manager: as placed by their display position when they are the directory's person there
@@ -531,18 +577,23 @@ struct SiteDirectory: Sendable {
     /// build's peak by about 100 MiB (see `build`).
     static let parallelPeopleLimit = 300_000
 
-    /// Everyone's `SitePerson` in display order: their user in `users` (already hidden), the slug, letter and
-    /// department page worked out before, and the phone links (made here unless prepared early); in chunks on every
-    /// core when `inParallel` and there are enough people.
+    /// Everyone's `SitePerson` in display order: their user in `users` (already hidden), the slug, the letter (its
+    /// place in `letterKeys`) and the department (its number in `departmentFiles`, -1 for none) worked out before,
+    /// and the phone links (made here unless prepared early); in chunks on every core when `inParallel` and there are
+    /// enough people. Why numbers: lists of everyone's letter and department page, made for this alone, were some
+    /// 3 MB of fresh memory at 100,000 people.
     static func makePeople(
-        order: [Int], prepared: [PreparedPerson], users: SiteUsers, slugs: [String], letters: [String],
-        departmentFiles: [String?], inParallel: Bool
+        order: [Int], prepared: [PreparedPerson], users: SiteUsers, slugs: [String], letterOf: [UInt8],
+        departmentOf: [Int32], departmentFiles: [String?], inParallel: Bool
     ) -> [SitePerson] {
         @Sendable func person(_ index: Int) -> SitePerson {
             let position = order[index]
+            let department = departmentOf[index]
             return SitePerson(
                 users: users, at: prepared[position].source, index: index, slug: slugs[index],
-                letter: letters[index], departmentFile: departmentFiles[index], phones: prepared[position].phones)
+                letter: letterKeys[Int(letterOf[index])],
+                departmentFile: department < 0 ? nil : departmentFiles[Int(department)],
+                phones: prepared[position].phones)
         }
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, order.count / 4096))
         guard chunkCount > 1, inParallel else { return order.indices.map(person) }

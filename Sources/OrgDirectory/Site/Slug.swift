@@ -42,11 +42,21 @@ public enum Slug {
     ) -> [String] {
         precondition(keys.count == ordinary.count, "every slug needs its id's collision key")
         var slugs = ordinary
-        // Two ordinary slugs can only be equal when their ids' hashes share the first six hex digits, so only people
-        // whose digits (numbers) are equal compare slugs. A dictionary of every slug hashed each whole string, a third
-        // of the site directory's one-core pass.
+        lengthen(&slugs, groups: groupsOfEqualKeys(keys), namePart: namePart, id: id)
+        return slugs
+    }
+
+    /// Lengthens the slugs in `slugs` that collide: two ordinary slugs can only be equal when their ids' hashes share
+    /// the first six hex digits, so only people in one of `groups` (positions whose ids' `collisionKey`s are equal,
+    /// `groupsOfEqualKeys`) compare slugs. A dictionary of every slug hashed each whole string, a third of the site
+    /// directory's one-core pass. `namePart` and `id` are asked for only where slugs collide (rarely). Returns the
+    /// positions whose slug changed, ascending.
+    @discardableResult
+    static func lengthen(
+        _ slugs: inout [String], groups: [[Int]], namePart: (Int) -> String, id: (Int) -> String
+    ) -> [Int] {
         var colliding = Set<Int>()
-        for group in Self.groupsOfEqualKeys(keys) {
+        for group in groups {
             for (number, first) in group.enumerated() {
                 for second in group[(number + 1)...] where slugs[first] == slugs[second] {
                     colliding.insert(first)
@@ -54,17 +64,20 @@ public enum Slug {
                 }
             }
         }
-        for index in colliding { slugs[index] = namePart(index) + "-" + idHash(id(index), length: 16) }
+        guard !colliding.isEmpty else { return [] }
+        let lengthened = colliding.sorted()
+        let before = lengthened.map { slugs[$0] }
+        for index in lengthened { slugs[index] = namePart(index) + "-" + idHash(id(index), length: 16) }
         // Identical ids (a broken input) still need distinct files: number them in order. Only a collision of
         // ordinary slugs can lead there, and a lengthened slug never equals an ordinary one (the part after its
         // last dash has 16 digits, not 6), so only the lengthened ones are compared.
         var seen: [String: Int] = [:]
-        for index in colliding.sorted() {
+        for index in lengthened {
             let count = seen[slugs[index], default: 0]
             seen[slugs[index]] = count + 1
             if count > 0 { slugs[index] += "-\(count + 1)" }
         }
-        return slugs
+        return zip(lengthened, before).filter { slugs[$0] != $1 }.map(\.0)
     }
 
     /// The positions of each key that `keys` holds more than once (most are there once: nothing is made for those),
@@ -73,17 +86,24 @@ public enum Slug {
     /// neighbours was some 5 of a 100,000-person nightly's 700 samples (`_merge` under `Slug.assign`,
     /// `Benchmarks/profile-ab.sh`).
     static func groupsOfEqualKeys(_ keys: [UInt32]) -> [[Int]] {
+        keys.withUnsafeBufferPointer { keys in groupsOfEqualKeys(count: keys.count) { keys[$0] } }
+    }
+
+    /// `groupsOfEqualKeys(_:)` of the keys `key` gives for positions `0..<count`, read where they lie (the site
+    /// directory reads them from everyone's preparation, with no list of them made first).
+    static func groupsOfEqualKeys(count: Int, key: (Int) -> UInt32) -> [[Int]] {
         var capacity = 16
-        while capacity < keys.count * 2 { capacity <<= 1 }
+        while capacity < count * 2 { capacity <<= 1 }
         let mask = capacity - 1
         var table = [Int32](repeating: -1, count: capacity)
         // The next position with the same key as each position, -1 at the end of a chain.
-        var next = [Int32](repeating: -1, count: keys.count)
+        var next = [Int32](repeating: -1, count: count)
         var repeated: [Int32] = []
-        for position in keys.indices {
+        for position in 0..<count {
+            let positionKey = key(position)
             // The keys are the top bits of a hash already; multiplied, their low bits spread too.
-            var slot = Int(truncatingIfNeeded: keys[position] &* 0x9E37_79B1) & mask
-            while table[slot] >= 0, keys[Int(table[slot])] != keys[position] { slot = (slot + 1) & mask }
+            var slot = Int(truncatingIfNeeded: positionKey &* 0x9E37_79B1) & mask
+            while table[slot] >= 0, key(Int(table[slot])) != positionKey { slot = (slot + 1) & mask }
             let first = table[slot]
             guard first >= 0 else {
                 table[slot] = Int32(truncatingIfNeeded: position)

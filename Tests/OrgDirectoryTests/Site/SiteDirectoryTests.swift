@@ -32,19 +32,22 @@ struct SiteDirectoryTests {
         let prepared = SiteDirectory.prepare(users[...], hiding: [])
         let order = Array(prepared.indices.reversed())
         let slugs = order.map { "slug-\($0)" }
-        let letters = order.map { _ in "a" }
-        let files = order.map { $0 % 3 == 0 ? nil : "dept-\($0 % 5)" }
+        let letterOf = order.map { UInt8($0 % SiteDirectory.letterKeys.count) }
+        let departmentOf = order.map { Int32($0 % 3 == 0 ? -1 : $0 % 5) }
+        let departmentFiles = (0..<5).map { $0 == 4 ? nil : "dept-\($0)" }
+        let files = departmentOf.map { $0 < 0 ? nil : departmentFiles[Int($0)] }
         let shared = SiteUsers(users.map { $0.hiding(["mail"]) })
         let made = [true, false].map { parallel in
             SiteDirectory.makePeople(
-                order: order, prepared: prepared, users: shared, slugs: slugs, letters: letters,
-                departmentFiles: files, inParallel: parallel)
+                order: order, prepared: prepared, users: shared, slugs: slugs, letterOf: letterOf,
+                departmentOf: departmentOf, departmentFiles: departmentFiles, inParallel: parallel)
         }
         #expect(made[0].map(\.index) == Array(order.indices))
         #expect(made[0].map(\.user) == made[1].map(\.user))
         #expect(made[0].map(\.user) == order.map { users[prepared[$0].source].hiding(["mail"]) })
         #expect(made[0].map(\.slug) == slugs)
         #expect(made[0].map(\.departmentFile) == files)
+        #expect(made[0].map(\.letter) == letterOf.map { SiteDirectory.letterKeys[Int($0)] })
         #expect(made[0].map { $0.phones.map(\.link.uri) } == made[1].map { $0.phones.map(\.link.uri) })
     }
 
@@ -64,7 +67,7 @@ struct SiteDirectoryTests {
         #expect(parallel.departments.map(\.people) == serial.departments.map(\.people))
         #expect(parallel.letters.map(\.key) == serial.letters.map(\.key))
         #expect(parallel.letters.map(\.people) == serial.letters.map(\.people))
-        #expect(parallel.positionByID == serial.positionByID)
+        #expect(parallel.positionByID.table == serial.positionByID.table)
         #expect(parallel.reportsByManagerID == serial.reportsByManagerID)
         #expect(Set(parallel.people.map(\.slug)).count == users.count, "every slug is unique")
         let twins = parallel.people.filter { $0.user.id == "twin" }.map(\.slug)
@@ -127,6 +130,51 @@ struct SiteDirectoryTests {
             }
             #expect(directory.reportsByManagerID == expected)
         }
+    }
+
+    @Test("people in id order are found by id without a table, and make the site the same people in any order make")
+    func peopleInIDOrderFoundByBinarySearch() async throws {
+        var users = SiteBenchmarkDirectory.users(count: 12_000)
+        // Two more ids whose collision keys are equal, for people of one name: their ordinary slugs collide.
+        var seen: [UInt32: String] = [:]
+        var pair: (String, String)?
+        for number in 0..<100_000 where pair == nil {
+            let id = "collide-\(number)"
+            if let other = seen.updateValue(id, forKey: Slug.collisionKey(id)) { pair = (other, id) }
+        }
+        let (first, second) = try #require(pair)
+        for id in [first, second] {
+            users.append(
+                User(id: id, userPrincipalName: "\(id)@contoso.com", displayName: "Ada Same", department: "Sales"))
+        }
+        for index in stride(from: 0, to: users.count, by: 5) {
+            users[index].manager = ManagerReference(id: users[(index * 13) % users.count].id, displayName: nil)
+        }
+        let sorted = users.sorted { User.idPrecedes($0.id, $1.id) }
+        #expect(Snapshot.isInIDOrder(sorted, repeatsAllowed: false))
+        let inOrder = await SiteDirectory.build(users: sorted, hiding: [])
+        let shuffled = await SiteDirectory.build(users: users.shuffled(), hiding: [])
+        let serial = SiteDirectory(users: sorted, hiding: [])
+        let expected = Dictionary(uniqueKeysWithValues: inOrder.people.indices.map { (inOrder.people[$0].user.id, $0) })
+        #expect(inOrder.positionByID.table == expected)
+        #expect(inOrder.positionByID.count == users.count)
+        #expect(sorted.allSatisfy { inOrder.positionByID[$0.id] == expected[$0.id] })
+        #expect(inOrder.positionByID["not-on-the-site"] == nil)
+        for other in [shuffled, serial] {
+            #expect(other.positionByID.table == expected)
+            #expect(other.people.map(\.user) == inOrder.people.map(\.user))
+            #expect(other.people.map(\.slug) == inOrder.people.map(\.slug))
+            #expect(other.people.map(\.letter) == inOrder.people.map(\.letter))
+            #expect(other.people.map(\.departmentFile) == inOrder.people.map(\.departmentFile))
+            #expect(other.departments.map(\.people) == inOrder.departments.map(\.people))
+            #expect(other.lengthenedSlugs == inOrder.lengthenedSlugs)
+            #expect(other.reportsByManagerID == inOrder.reportsByManagerID)
+        }
+        // The pair's slugs were lengthened, and only theirs.
+        let lengthened = inOrder.lengthenedSlugs.map { inOrder.people[$0].user.id }
+        #expect(Set(lengthened) == [first, second])
+        #expect(lengthened.allSatisfy { id in inOrder.people.first { $0.user.id == id }?.slug.count ?? 0 > 20 })
+        #expect(inOrder.people.allSatisfy { inOrder.isPlaced($0) })
     }
 
     @Test("a department differently spelled is one, named as its first person in display order spells it")

@@ -61,6 +61,11 @@ struct PreparationCache: Sendable {
 
     /// The person of entry `index`, found at `source` in the run's list, with `slugKey` (`Slug.collisionKey` of
     /// their id); nil when the entry does not read (a damaged file: the person is prepared as if there were none).
+    ///
+    /// The phone links are checked where they lie and left there (`PreparedPerson.keptPhones`), read only when a page,
+    /// a card or a search file asks for them (`phones(at:)`): a nightly asks for those of the 1 % it renders again.
+    /// Made for everyone, they were most of the strings this read made, three of a person's four or so allocations,
+    /// some 19 MB of fresh memory at 100,000 people (`Benchmarks/profile-ab.sh`, 2026-11-29).
     func person(at index: Int, source: Int, slugKey: UInt32) -> PreparedPerson? {
         var reader = BinaryReader(bytes: file.bytes, offset: starts[index])
         guard let idLength: UInt32 = reader.number() else { return nil }
@@ -68,8 +73,30 @@ struct PreparationCache: Sendable {
         guard let digest = reader.digest(), let sortKeyLength: UInt32 = reader.number() else { return nil }
         let sortKey = Array(reader.take(Int(sortKeyLength)))
         guard let slugName = reader.string(), let departmentKey = reader.optionalString(),
-            let ordinarySlug = reader.string(), let phoneCount: UInt32 = reader.number()
+            let ordinarySlug = reader.string()
         else { return nil }
+        let phonesStart = reader.offset
+        guard Self.checkPhones(&reader) else { return nil }
+        var person = PreparedPerson(
+            source: source, sortKey: sortKey, slugName: slugName, departmentKey: departmentKey,
+            ordinarySlug: ordinarySlug, keptPhones: phonesStart, recordDigest: digest, slugKey: slugKey)
+        person.previousRank = rank(of: index)
+        return person
+    }
+
+    /// The phone links whose list starts at `offset` of the file (`PreparedPerson.keptPhones`), as
+    /// `person(at:source:slugKey:)` found them readable; none if they no longer read (the file changed in place).
+    func phones(at offset: Int) -> [(label: String, link: TelephoneLink)] {
+        var reader = BinaryReader(bytes: file.bytes, offset: offset)
+        let phones = Self.readPhones(&reader)
+        assert(phones != nil, "kept phone links must read as they did when their entry was read")
+        return phones ?? []
+    }
+
+    /// The phone list at `reader`: a count, then a label, the written number, the link (or none) and the search
+    /// digits of each phone.
+    private static func readPhones(_ reader: inout BinaryReader) -> [(label: String, link: TelephoneLink)]? {
+        guard let phoneCount: UInt32 = reader.number() else { return nil }
         var phones: [(label: String, link: TelephoneLink)] = []
         phones.reserveCapacity(Int(phoneCount))
         for _ in 0..<phoneCount {
@@ -78,11 +105,18 @@ struct PreparationCache: Sendable {
             else { return nil }
             phones.append((label, TelephoneLink(written: written, uri: uri, searchDigits: searchDigits)))
         }
-        var person = PreparedPerson(
-            source: source, sortKey: sortKey, slugName: slugName, departmentKey: departmentKey,
-            ordinarySlug: ordinarySlug, phones: phones, recordDigest: digest, slugKey: slugKey)
-        person.previousRank = rank(of: index)
-        return person
+        return phones
+    }
+
+    /// Whether the phone list at `reader` reads as `readPhones` reads it (lengths and UTF-8), moving past it without
+    /// making its strings.
+    private static func checkPhones(_ reader: inout BinaryReader) -> Bool {
+        guard let phoneCount: UInt32 = reader.number(), Int(phoneCount) <= reader.remaining / 16 else { return false }
+        for _ in 0..<phoneCount {
+            guard reader.checkString(), reader.checkString(), reader.checkString(optional: true), reader.checkString()
+            else { return false }
+        }
+        return true
     }
 
     /// The display position of entry `index`'s person in the run that wrote the file, when it kept them.
@@ -179,6 +213,7 @@ extension PreparationCache {
     static func appendEntry(id: String, person: PreparedPerson, to out: inout [UInt8]) -> Bool {
         guard let ordinarySlug = person.ordinarySlug, let phones = person.phones, let digest = person.recordDigest
         else { return false }
+        assert(person.keptPhones < 0, "a kept entry is copied as it is, never made again")
         BinaryRecord.append(id, to: &out)
         BinaryRecord.append(digest, to: &out)
         BinaryRecord.append(UInt32(person.sortKey.count), to: &out)
@@ -282,4 +317,15 @@ extension BinaryReader {
         return string().map { .some($0) }
     }
 
+    /// Moves past a string `string()` (or, when `optional`, `optionalString()`) would read, checking its length and
+    /// its UTF-8 without making it; false where it would read nil. (`skipString()` checks the length alone.)
+    mutating func checkString(optional: Bool = false) -> Bool {
+        guard let length: UInt32 = number() else { return false }
+        if optional, length == PreparationCache.absent { return true }
+        guard Int(length) <= remaining else { return false }
+        let raw = UnsafeRawBufferPointer(rebasing: take(Int(length)))
+        return raw.withMemoryRebound(to: UInt8.self) { bytes in
+            bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
+        }
+    }
 }

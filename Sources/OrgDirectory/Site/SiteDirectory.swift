@@ -101,7 +101,7 @@ struct SiteDirectory: Sendable {
             preparations: writer.flatMap {
                 PreparationWriter.made(count: users.count, chunks: [$0], source: kept?.cache)
             },
-            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0)
+            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0, keptCache: kept?.cache)
     }
 
     /// The directory of `users`, with the work that needs one person at a time (hiding, folding names for the
@@ -160,7 +160,7 @@ struct SiteDirectory: Sendable {
             tokenTable: early?.tokenTable ?? SearchTokenTable(),
             preparations: keeping && chunks.count == ranges.count
                 ? PreparationWriter.made(count: users.count, chunks: chunks, source: kept?.cache) : nil,
-            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0)
+            preparedBefore: preparedBefore, previousCount: kept?.cache.count ?? 0, keptCache: kept?.cache)
         // Freed as the directory is made, everyone's preparation was some 17 samples of one core between the directory
         // and the render of a 100,000-person nightly run: a process ending with its run keeps it. Not in a first
         // build (people prepared early), whose peak, with its limit, is in the render to come.
@@ -279,15 +279,17 @@ struct SiteDirectory: Sendable {
     /// Between the fetch and the render nothing else runs, so this pass sorts once (comparing sort keys as one
     /// block), then makes the people and the lookups on two cores, reading fields in place (`prepared[i].sortKey`)
     /// and never copying whole entries (a retain of every field each time).
+    ///
+    /// `keptCache` is the run before's preparations that people `prepared` from it read their phone links from.
     init(
         prepared: [PreparedPerson], users: [User], hiding hidden: Set<String>,
         tokenTable: SearchTokenTable = SearchTokenTable(), preparations: PreparationCache.Made? = nil,
-        preparedBefore: Int = 0, previousCount: Int = 0
+        preparedBefore: Int = 0, previousCount: Int = 0, keptCache: PreparationCache? = nil
     ) {
         self.preparedBefore = preparedBefore
         let order = Self.displayOrder(prepared, previousCount: previousCount)
         // The people share the list they were made from (hidden in one copy when fields are hidden).
-        let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) })
+        let shared = SiteUsers(hidden.isEmpty ? users : users.map { $0.hiding(hidden) }, preparations: keptCache)
         // The slugs and lists (departments, letters) and the lookups by id need only the order: made side by side,
         // since the lookups alone kept one core busy for a tenth of a second at 100,000 people. Above
         // `parallelPeopleLimit` one after the other: made on two threads they raised a million-person build's peak
@@ -593,7 +595,7 @@ struct SiteDirectory: Sendable {
                 users: users, at: prepared[position].source, index: index, slug: slugs[index],
                 letter: letterKeys[Int(letterOf[index])],
                 departmentFile: department < 0 ? nil : departmentFiles[Int(department)],
-                phones: prepared[position].phones)
+                phones: prepared[position].phones, keptPhones: prepared[position].keptPhones)
         }
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 4, order.count / 4096))
         guard chunkCount > 1, inParallel else { return order.indices.map(person) }
@@ -714,6 +716,9 @@ struct PreparedPerson: Sendable {
     /// The phone links (`SitePerson.phones`), when worked out early; otherwise the ordered pass makes them (long-
     /// lived values made in parallel chunks fragment the heap of a million-person build).
     var phones: [(label: String, link: TelephoneLink)]?
+    /// Where the phone links lie in the run before's `PreparationCache` when the preparation was kept from it (-1
+    /// otherwise): read from there only when asked for (`SitePerson.phones`), as few of a night's people are.
+    var keptPhones = -1
     /// The search tokens numbered in the directory's token table, when worked out early; otherwise the search
     /// index makes them.
     var searchTokens: [UInt32]?
@@ -741,7 +746,7 @@ struct PreparedPerson: Sendable {
     /// The user at `source` as a run before prepared them (`PreparationCache`).
     init(
         source: Int, sortKey: [UInt8], slugName: String, departmentKey: String?, ordinarySlug: String,
-        phones: [(label: String, link: TelephoneLink)], recordDigest: RenderFingerprint, slugKey: UInt32
+        keptPhones: Int, recordDigest: RenderFingerprint, slugKey: UInt32
     ) {
         self.source = source
         self.slugKey = slugKey
@@ -750,7 +755,7 @@ struct PreparedPerson: Sendable {
         self.slugName = slugName
         self.departmentKey = departmentKey
         self.ordinarySlug = ordinarySlug
-        self.phones = phones
+        self.keptPhones = keptPhones
         self.recordDigest = recordDigest
     }
 

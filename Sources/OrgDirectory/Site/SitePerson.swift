@@ -16,8 +16,18 @@ final class SitePerson: Sendable {
     let index: Int
     /// `people/<slug>.html`.
     let slug: String
-    /// Business phones first, then the mobile phone, each with its label.
-    let phones: [(label: String, link: TelephoneLink)]
+    /// Business phones first, then the mobile phone, each with its label: the ones made for the person, or read
+    /// from the run before's preparation cache where it kept them (`keptPhones`).
+    var phones: [(label: String, link: TelephoneLink)] {
+        guard keptPhones >= 0, let cache = users.preparations else { return madePhones }
+        return cache.phones(at: keptPhones)
+    }
+    /// Whether the phone links are read from the run before's preparation cache when asked for.
+    var readsKeptPhones: Bool { keptPhones >= 0 }
+    /// The phone links made for the person (none when they are kept).
+    private let madePhones: [(label: String, link: TelephoneLink)]
+    /// Where the person's phone links lie in `users.preparations` (`PreparedPerson.keptPhones`), -1 when made.
+    private let keptPhones: Int
     /// Browse page key: `a`…`z`, or `other` for names that do not start with a Latin letter.
     let letter: String
     /// Key of the department page, when the person has a department.
@@ -35,9 +45,11 @@ final class SitePerson: Sendable {
     }
 
     /// A person of a directory: the user at `position` of `users` (already hidden), shared with everyone else's.
+    /// The phone links are `phones`, else those at `keptPhones` of `users.preparations` when it has them, else made
+    /// from the user.
     init(
         users: SiteUsers, at position: Int, index: Int, slug: String, letter: String, departmentFile: String?,
-        phones: [(label: String, link: TelephoneLink)]? = nil
+        phones: [(label: String, link: TelephoneLink)]? = nil, keptPhones: Int = -1
     ) {
         self.users = users
         self.userPosition = position
@@ -45,9 +57,14 @@ final class SitePerson: Sendable {
         self.slug = slug
         self.letter = letter
         self.departmentFile = departmentFile
-        self.phones =
-            phones
-            ?? Self.phones(business: users.users[position].businessPhones, mobile: users.users[position].mobilePhone)
+        let kept = phones == nil && keptPhones >= 0 && users.preparations != nil
+        self.keptPhones = kept ? keptPhones : -1
+        self.madePhones =
+            kept
+            ? []
+            : phones
+                ?? Self.phones(
+                    business: users.users[position].businessPhones, mobile: users.users[position].mobilePhone)
     }
 
     /// Business phones first, then the mobile phone, each with its label and parsed link.
@@ -106,8 +123,13 @@ final class SitePerson: Sendable {
 /// the fetched list still exists, at the build's peak.
 final class SiteUsers: Sendable {
     let users: [User]
+    /// The run before's preparations, where people whose preparation was kept find their phone links
+    /// (`SitePerson.phones`). Held here, once for everyone: each person holding it too would be a retain of one
+    /// object a person, from both cores at once.
+    let preparations: PreparationCache?
 
-    init(_ users: [User]) {
+    init(_ users: [User], preparations: PreparationCache? = nil) {
         self.users = users
+        self.preparations = preparations
     }
 }

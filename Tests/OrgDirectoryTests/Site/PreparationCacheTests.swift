@@ -75,6 +75,49 @@ struct PreparationCacheTests {
                 == PreparationCache.encode(made, context: Self.context, snapshot: "2"))
     }
 
+    @Test("kept people read their phone links from the file when asked; a link whose bytes are not UTF-8 is not kept")
+    func keptPhoneLinksReadWhenAsked() async throws {
+        let folder = try SnapshotTestFolder()
+        // Person 40 is the same person on both nights (the removals and the change come later in id order).
+        var (first, second) = Self.nights(count: 3_000)
+        let marked = "+1 (425) 555-7777"
+        for index in [40, 41] {
+            first[index].businessPhones = index == 40 ? [marked, "+44 20 7946 0000"] : []
+            first[index].mobilePhone = index == 40 ? nil : "+1 (206) 555-0142"
+            second[index] = first[index]
+        }
+        let night1 = await SiteDirectory.build(users: first, hiding: [], keepingPreparations: true)
+        let cache = try Self.stored(night1.preparations, in: folder.url)
+        var unequal: Set<String> = []
+        _ = DirectoryDiff.between(first, second, unequal: &unequal)
+        let kept = KeptPreparations(cache: cache, unequal: unequal)
+        let night2 = await SiteDirectory.build(users: second, hiding: [], kept: kept, keepingPreparations: true)
+        let fresh = await SiteDirectory.build(users: second, hiding: [], keepingPreparations: true)
+        Self.expectSame(night2, fresh)
+        #expect(night2.people.filter(\.readsKeptPhones).count == night2.preparedBefore)
+        #expect(fresh.people.allSatisfy { !$0.readsKeptPhones })
+        let person = try #require(night2.people.first { $0.user.id == second[40].id })
+        #expect(person.readsKeptPhones)
+        #expect(person.phones.map(\.link.written) == [marked, "+44 20 7946 0000"])
+        #expect(person.phones.map(\.label) == ["Work phone 1", "Work phone 2"])
+
+        // The marked number's last byte made a lone continuation byte: that entry no longer reads, so its person is
+        // prepared again (and everyone else still keeps theirs).
+        let file = folder.url.appendingPathComponent("preparations.bin")
+        var bytes = try [UInt8](Data(contentsOf: file))
+        let needle = Array(marked.utf8)
+        let at = try #require(
+            (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+        bytes[at + needle.count - 1] = 0x80
+        try Data(bytes).write(to: file)
+        let damaged = try #require(PreparationCache(path: file.path, context: Self.context))
+        let again = await SiteDirectory.build(
+            users: second, hiding: [], kept: KeptPreparations(cache: damaged, unequal: unequal))
+        Self.expectSame(again, fresh)
+        #expect(again.preparedBefore == night2.preparedBefore - 1)
+        #expect(again.people.first { $0.user.id == second[40].id }?.readsKeptPhones == false)
+    }
+
     @Test("a person whose record differs from the kept one is prepared again, whatever the file holds for their id")
     func changedPeoplePreparedAgain() async throws {
         let folder = try SnapshotTestFolder()

@@ -41,6 +41,10 @@ struct SiteDirectory: Sendable {
     let departments: [SiteDepartment]
     /// Letters in order (`a`…`z`, then `other`) with the positions of their people.
     let letters: [(key: String, people: [Int])]
+    /// The keys of everyone's `User.extra` (the plist's `select` properties the model has no field for), sorted: the
+    /// exports' extra columns. Noted in the lookups' pass, which reads every record anyway: a pass of their own read
+    /// each record once more, some 3 samples of a 100,000-person nightly (`SiteExports.extraColumns`).
+    let extraColumns: [String]
     /// Display positions of the people whose slug was lengthened because their ordinary one collided with another's
     /// (`Slug.assign`): such a slug can change when someone else joins or leaves. Almost always none. Ascending.
     let lengthenedSlugs: [Int]
@@ -344,6 +348,7 @@ struct SiteDirectory: Sendable {
         self.departments = made.departments
         self.letters = made.letterLists
         self.lengthenedSlugs = lengthened
+        self.extraColumns = lookups.extraColumns
     }
 
     /// Everyone's ordinary slug, browse letter (its place in `letterKeys`) and department (its number in
@@ -408,13 +413,13 @@ struct SiteDirectory: Sendable {
     }
 
     /// What the directory looks up by position or id: search tokens and record digests by position, positions
-    /// by id (the first person with an id keeps it), each manager's reports in display order, and the groups of
-    /// display indices whose ids share a slug collision key (`Slug.groupsOfEqualKeys`). Reads fields in place, never
+    /// by id (the first person with an id keeps it), each manager's reports in display order, the groups of display
+    /// indices whose ids share a slug collision key (`Slug.groupsOfEqualKeys`), and the extra columns. Reads fields in place, never
     /// copying a person's whole record.
     private static func makeLookups(indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: PositionsByID,
         reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int,
-        slugGroups: [[Int]]
+        slugGroups: [[Int]], extraColumns: [String]
     ) {
         let count = indexOf.count
         let all = users.users
@@ -435,6 +440,7 @@ struct SiteDirectory: Sendable {
         var digests = [RenderFingerprint](repeating: RenderFingerprint(high: 0, low: 0), count: count)
         var digestCount = 0
         var managers = [PlacedManager](repeating: PlacedManager(), count: count)
+        var extraKeys = Set<String>()
         // In the preparations' order (the users'), each person's display index looked up: walked in display order,
         // every preparation and record was in a place of its own, about 29 of 1,000 samples of a nightly
         // (`Benchmarks/profile-nightly.sh`); this way both are read front to back, and only the results are placed.
@@ -462,6 +468,7 @@ struct SiteDirectory: Sendable {
                         reports[manager.id, default: []].append(index)
                         managers[index] = PlacedManager(named: true, name: manager.displayName)
                     }
+                    if !all[user].extra.isEmpty { extraKeys.formUnion(all[user].extra.keys) }
                 }
             }
         }
@@ -484,7 +491,8 @@ struct SiteDirectory: Sendable {
             group.map { indexOf[$0] }
         }
         return (
-            searchTokens, digestCount == count ? digests : [], positionByID, reports, placed, prerendered, slugGroups
+            searchTokens, digestCount == count ? digests : [], positionByID, reports, placed, prerendered, slugGroups,
+            extraKeys.sorted()
         )
     }
 

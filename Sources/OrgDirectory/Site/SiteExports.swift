@@ -79,12 +79,7 @@ enum SiteExports {
 
     /// Extra (`select`) property names present on anyone, sorted.
     static func extraColumns(_ directory: SiteDirectory) -> [String] {
-        var keys = Set<String>()
-        // By position: `for person in` copies each whole person (a retain of every field) to read one.
-        for index in directory.people.indices where !directory.people[index].user.extra.isEmpty {
-            keys.formUnion(directory.people[index].user.extra.keys)
-        }
-        return keys.sorted()
+        directory.extraColumns
     }
 
     /// The value of `column` for `person`, nil when absent.

@@ -150,6 +150,8 @@ struct SiteDirectoryTests {
         for index in stride(from: 0, to: users.count, by: 5) {
             users[index].manager = ManagerReference(id: users[(index * 13) % users.count].id, displayName: nil)
         }
+        users[3].extra = ["costCenter": "42"]
+        users[9].extra = ["employeeType": "Contractor", "costCenter": "7"]
         let sorted = users.sorted { User.idPrecedes($0.id, $1.id) }
         #expect(Snapshot.isInIDOrder(sorted, repeatsAllowed: false))
         let inOrder = await SiteDirectory.build(users: sorted, hiding: [])
@@ -169,7 +171,9 @@ struct SiteDirectoryTests {
             #expect(other.departments.map(\.people) == inOrder.departments.map(\.people))
             #expect(other.lengthenedSlugs == inOrder.lengthenedSlugs)
             #expect(other.reportsByManagerID == inOrder.reportsByManagerID)
+            #expect(other.extraColumns == inOrder.extraColumns)
         }
+        #expect(inOrder.extraColumns == ["costCenter", "employeeType"], "the exports' extra columns, sorted")
         // The pair's slugs were lengthened, and only theirs.
         let lengthened = inOrder.lengthenedSlugs.map { inOrder.people[$0].user.id }
         #expect(Set(lengthened) == [first, second])

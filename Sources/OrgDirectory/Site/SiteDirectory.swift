@@ -309,10 +309,10 @@ struct SiteDirectory: Sendable {
             return made
         }
         // The ordinary slugs, letters and departments on one core; the lookups by id and the groups of people whose
-        // slugs could collide on the other. The lookups alone were 32 samples of a 100,000-person nightly (a table of
-        // everyone's id most of them) and the slugs and lists 20–24 with the slug collisions, while one core waited
-        // for the other at the end (`Benchmarks/profile-ab.sh`, `PROFILE_CALL_GRAPH=dwarf
-        // Benchmarks/profile-nightly.sh`, 2026-11-29).
+        // slugs could collide on the other. Split as the slugs and lists (with the slug collisions) against the lookups
+        // alone, the first took 46 samples of a 100,000-person nightly and the second 21, 19 of them a table of
+        // everyone's id, and one core waited for the other (`PROFILE_CALL_GRAPH=dwarf Benchmarks/profile-nightly.sh`,
+        // 2026-11-29).
         let lists = { @Sendable [indexOf] in
             Self.makeSlugsAndLists(indexOf: indexOf, prepared: prepared, users: shared, hidden: hidden)
         }
@@ -414,8 +414,8 @@ struct SiteDirectory: Sendable {
 
     /// What the directory looks up by position or id: search tokens and record digests by position, positions
     /// by id (the first person with an id keeps it), each manager's reports in display order, the groups of display
-    /// indices whose ids share a slug collision key (`Slug.groupsOfEqualKeys`), and the extra columns. Reads fields in place, never
-    /// copying a person's whole record.
+    /// indices whose ids share a slug collision key (`Slug.groupsOfEqualKeys`), and the extra columns. Reads fields in
+    /// place, never copying a person's whole record.
     private static func makeLookups(indexOf: [Int], prepared: [PreparedPerson], users: SiteUsers) -> (
         searchTokens: [[UInt32]?], recordDigests: [RenderFingerprint], positionByID: PositionsByID,
         reports: [String: [Int]], placed: (reports: [[Int]], managers: [PlacedManager]), prerendered: Int,

@@ -262,103 +262,59 @@ enum SnapshotPeopleTable {
 
     // MARK: Writing
 
-    /// Writes the table of `people` (the snapshot's, in its order), stamped `stamp`, to `write` (a file's writer:
-    /// nil, or the error code that stopped it); returns how many bytes it handed over and that error, if any. With
-    /// `previous` (the table the run read, and `SnapshotLineReuse.plan` of its snapshot's people and `people`), the
-    /// entries of people the plan copies are handed over as they lie in that table's mapping, run by run. `chunkSize` is
-    /// another only in tests, for chunks that end inside the copied runs.
-    static func write(
+    /// Writes the table of `people` (the snapshot's, in its order), stamped `stamp`, into `out`. With `previous` (the
+    /// table the run read, and `SnapshotLineReuse.plan` of its snapshot's people and `people`), the entries of people
+    /// the plan copies are appended as they lie in that table's mapping, run by run (a `PieceBuffer` with a raw
+    /// writer hands the long runs on without gathering them). `chunkSize` is another only in tests, for chunks that
+    /// end inside the copied runs.
+    static func write<Failure: Error>(
         _ people: [User], stamp: Stamp, previous: (source: Source, pieces: [SnapshotLineReuse.Piece])?,
-        chunkSize: Int = SnapshotPeopleTable.chunkSize, to write: (UnsafeRawBufferPointer) -> Int32?
-    ) -> (size: Int, failed: Int32?) {
-        withoutActuallyEscaping(write) { write in
-            var out = Output(write: write)
-            out.bytes += magic
-            BinaryRecord.append(context, to: &out.bytes)
-            BinaryRecord.append(stamp.snapshot, to: &out.bytes)
-            BinaryRecord.append(stamp.size, to: &out.bytes)
-            BinaryRecord.append(stamp.modifiedSeconds, to: &out.bytes)
-            BinaryRecord.append(stamp.modifiedNanoseconds, to: &out.bytes)
-            BinaryRecord.append(UInt32(people.count), to: &out.bytes)
-            var chunkStarts: [UInt64] = []
-            chunkStarts.reserveCapacity(people.count / chunkSize + 2)
-            func encode(_ index: Int) {
-                if index % chunkSize == 0 { chunkStarts.append(UInt64(out.position)) }
-                append(people[index], to: &out.bytes)
-                out.flushIfFull()
-            }
-            if let previous {
-                let starts = previous.source.starts
-                var next = 0
-                for piece in previous.pieces where out.failed == nil {
-                    switch piece {
-                    case .encoded(let index):
-                        encode(index)
-                        next = index + 1
-                    case .copied(let run):
-                        // The run's entries as they lie in the previous table, noting where each chunk it holds starts.
-                        let first = starts[run.lowerBound]
-                        let firstInRun = (chunkSize - next % chunkSize) % chunkSize
-                        for offset in stride(from: firstInRun, to: run.count, by: chunkSize) {
-                            chunkStarts.append(UInt64(out.position + starts[run.lowerBound + offset] - first))
-                        }
-                        out.hand(
-                            UnsafeRawBufferPointer(rebasing: previous.source.file.bytes[first..<starts[run.upperBound]])
-                        )
-                        next += run.count
+        chunkSize: Int = SnapshotPeopleTable.chunkSize, to out: inout PieceBuffer<Failure>
+    ) throws(Failure) {
+        out.bytes += magic
+        BinaryRecord.append(context, to: &out.bytes)
+        BinaryRecord.append(stamp.snapshot, to: &out.bytes)
+        BinaryRecord.append(stamp.size, to: &out.bytes)
+        BinaryRecord.append(stamp.modifiedSeconds, to: &out.bytes)
+        BinaryRecord.append(stamp.modifiedNanoseconds, to: &out.bytes)
+        BinaryRecord.append(UInt32(people.count), to: &out.bytes)
+        var chunkStarts: [UInt64] = []
+        chunkStarts.reserveCapacity(people.count / chunkSize + 2)
+        func encode(_ index: Int) throws(Failure) {
+            if index % chunkSize == 0 { chunkStarts.append(UInt64(out.position)) }
+            append(people[index], to: &out.bytes)
+            try out.flushIfFull()
+        }
+        if let previous {
+            let starts = previous.source.starts
+            var next = 0
+            for piece in previous.pieces {
+                switch piece {
+                case .encoded(let index):
+                    try encode(index)
+                    next = index + 1
+                case .copied(let run):
+                    // The run's entries as they lie in the previous table, noting where each chunk it holds starts.
+                    let first = starts[run.lowerBound]
+                    let firstInRun = (chunkSize - next % chunkSize) % chunkSize
+                    for offset in stride(from: firstInRun, to: run.count, by: chunkSize) {
+                        chunkStarts.append(UInt64(out.position + starts[run.lowerBound + offset] - first))
                     }
+                    try out.append(
+                        UnsafeRawBufferPointer(rebasing: previous.source.file.bytes[first..<starts[run.upperBound]]))
+                    next += run.count
                 }
-            } else {
-                for index in people.indices where out.failed == nil { encode(index) }
             }
-            let trailer = UInt64(out.position)
-            chunkStarts.append(trailer)
-            BinaryRecord.append(UInt32(chunkSize), to: &out.bytes)
-            BinaryRecord.append(UInt32(chunkStarts.count - 1), to: &out.bytes)
-            for start in chunkStarts { BinaryRecord.append(start, to: &out.bytes) }
-            BinaryRecord.append(trailer, to: &out.bytes)
-            out.flush()
-            return (out.handedOn, out.failed)
+        } else {
+            for index in people.indices { try encode(index) }
         }
-    }
-
-    /// What `write` hands over: its own bytes gathered a mebibyte at a time, a run of the previous table's bytes
-    /// straight from its mapping. Gathered into the buffer too, the copied runs were copied twice, some 27 MB each
-    /// time at 100,000 people, on the core that writes the snapshot while the other prepares everyone.
-    private struct Output {
-        let write: (UnsafeRawBufferPointer) -> Int32?
-        var bytes: [UInt8] = []
-        /// Bytes written so far (a piece that failed not counted).
-        private(set) var handedOn = 0
-        private(set) var failed: Int32?
-
-        init(write: @escaping (UnsafeRawBufferPointer) -> Int32?) {
-            self.write = write
-            bytes.reserveCapacity(1 << 20 + 4_096)
-        }
-
-        /// Where the next byte goes in the whole file.
-        var position: Int { handedOn + bytes.count }
-
-        mutating func flushIfFull() {
-            if bytes.count >= 1 << 20 { flush() }
-        }
-
-        mutating func flush() {
-            if failed == nil, !bytes.isEmpty {
-                failed = bytes.withUnsafeBytes(write)
-                if failed == nil { handedOn += bytes.count }
-            }
-            bytes.removeAll(keepingCapacity: true)
-        }
-
-        /// Hands `run` over after what is gathered.
-        mutating func hand(_ run: UnsafeRawBufferPointer) {
-            flush()
-            guard failed == nil else { return }
-            failed = write(run)
-            if failed == nil { handedOn += run.count }
-        }
+        let trailer = UInt64(out.position)
+        chunkStarts.append(trailer)
+        BinaryRecord.append(UInt32(chunkSize), to: &out.bytes)
+        BinaryRecord.append(UInt32(chunkStarts.count - 1), to: &out.bytes)
+        for start in chunkStarts { BinaryRecord.append(start, to: &out.bytes) }
+        BinaryRecord.append(trailer, to: &out.bytes)
+        try out.flushIfFull()
     }
 
     /// Appends `user`'s entry: each field in `User.Record`'s order, strings length-prefixed (`absent` for none), the

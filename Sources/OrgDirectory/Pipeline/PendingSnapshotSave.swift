@@ -22,8 +22,9 @@ struct PendingSnapshotSave: Sendable {
             file.remove()
             return nil
         }
-        return try? file.prepare { write in
-            SnapshotPeopleTable.write(snapshot.people, stamp: stamp, previous: previous, to: write)
+        return try? file.prepare(pieceSize: 1 << 20) {
+            (out: inout PieceBuffer<StateCacheFile.WriteFailure>) throws(StateCacheFile.WriteFailure) in
+            try SnapshotPeopleTable.write(snapshot.people, stamp: stamp, previous: previous, to: &out)
         }
     }
 

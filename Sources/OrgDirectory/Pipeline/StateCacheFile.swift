@@ -69,21 +69,7 @@ struct StateCacheFile: Sendable {
         pieceSize: Int = 256 << 10,
         encodingInPieces encode: (inout PieceBuffer<WriteFailure>) throws(WriteFailure) -> Void
     ) throws(FileReplacement.Failure) -> Pending {
-        try prepare { write in
-            // The writer outlives nothing here; escaping only lets the buffer hold it while `encode` runs.
-            withoutActuallyEscaping(write) { write in
-                var out = PieceBuffer<WriteFailure>(pieceSize: pieceSize) { (piece: [UInt8]) throws(WriteFailure) in
-                    if let code = piece.withUnsafeBytes(write) { throw WriteFailure(code: code) }
-                }
-                do throws(WriteFailure) {
-                    try encode(&out)
-                    try out.flush()
-                    return (out.handedOn, nil)
-                } catch {
-                    return (out.handedOn, error.code)
-                }
-            }
-        }
+        try prepare { write in PieceBuffer.writing(pieceSize: pieceSize, to: write, encode) }
     }
 
     /// New contents written beside the file (`prepare`), waiting to replace it.
@@ -108,9 +94,7 @@ struct StateCacheFile: Sendable {
     }
 
     /// A piece that could not be written: the error code the write gave.
-    struct WriteFailure: Error {
-        let code: Int32
-    }
+    typealias WriteFailure = PieceWriteFailure
 
     /// Forgets the file (and the spare its replacements keep).
     func remove() {

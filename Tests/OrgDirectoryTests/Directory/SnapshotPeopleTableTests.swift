@@ -40,9 +40,11 @@ struct SnapshotPeopleTableTests {
         let plan = previous.map {
             (source: $0.source, pieces: SnapshotLineReuse.plan(old: $0.people, new: people, unequal: unequal))
         }
-        let (size, failed) = SnapshotPeopleTable.write(people, stamp: stamp, previous: plan, chunkSize: chunkSize) {
-            written += $0
+        let (size, failed) = PieceBuffer.writing(pieceSize: 1 << 20) { bytes in
+            written += bytes
             return nil
+        } _: { out throws(PieceWriteFailure) in
+            try SnapshotPeopleTable.write(people, stamp: stamp, previous: plan, chunkSize: chunkSize, to: &out)
         }
         #expect(size == written.count && failed == nil)
         return written
@@ -52,11 +54,12 @@ struct SnapshotPeopleTableTests {
     func failedWriteStops() {
         let people = Self.varied()
         var calls = 0
-        let (size, failed) = SnapshotPeopleTable.write(
-            people, stamp: Self.stamp(people.count), previous: nil, chunkSize: 1
-        ) {
+        let (size, failed) = PieceBuffer.writing(pieceSize: 1 << 20) { bytes in
             calls += 1
-            return $0.count > 0 ? ENOSPC : nil
+            return bytes.count > 0 ? ENOSPC : nil
+        } _: { out throws(PieceWriteFailure) in
+            try SnapshotPeopleTable.write(
+                people, stamp: Self.stamp(people.count), previous: nil, chunkSize: 1, to: &out)
         }
         #expect(failed == ENOSPC && size == 0 && calls == 1)
     }

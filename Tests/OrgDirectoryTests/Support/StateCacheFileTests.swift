@@ -51,6 +51,40 @@ struct StateCacheFileTests {
         #expect(failure?.code == ENOSPC)
     }
 
+    @Test("a long run goes to the writer as it lies, after what was gathered; a short run is gathered like any bytes")
+    func longRunsHandedOnAsTheyLie() {
+        let long = [UInt8](repeating: 7, count: PieceBuffer<PieceWriteFailure>.directRunMinimum)
+        let short = [UInt8](repeating: 9, count: 10)
+        /// `bytes` appended as a run lying elsewhere (as a mapped file's are).
+        func append(_ bytes: [UInt8], to out: inout PieceBuffer<PieceWriteFailure>) throws(PieceWriteFailure) {
+            let run = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { run.deallocate() }
+            run.copyBytes(from: bytes)
+            try out.append(UnsafeRawBufferPointer(run))
+        }
+        var calls: [[UInt8]] = []
+        let (size, failed) = PieceBuffer.writing(pieceSize: 1 << 20) { bytes in
+            calls.append(Array(bytes))
+            return nil
+        } _: { out throws(PieceWriteFailure) in
+            out.bytes += [1, 2, 3]
+            try append(long, to: &out)
+            try append(short, to: &out)
+            #expect(out.position == 3 + long.count + short.count)
+        }
+        #expect(calls == [[1, 2, 3], long, short], "gathered bytes first, the long run alone, the short one gathered")
+        #expect(size == 3 + long.count + short.count && failed == nil)
+        // A writer that refuses the long run: nothing after it, and only what went before is counted.
+        let (refusedSize, refused) = PieceBuffer.writing(pieceSize: 1 << 20) { bytes in
+            bytes.count == long.count ? ENOSPC : nil
+        } _: { out throws(PieceWriteFailure) in
+            out.bytes += [1, 2, 3]
+            try append(long, to: &out)
+            try append(short, to: &out)
+        }
+        #expect(refused == ENOSPC && refusedSize == 3)
+    }
+
     @Test("the search token cache and the export row table read back as they were saved, in pieces of a few bytes")
     func cachesRoundTripInSmallPieces() throws {
         let state = try temporaryFolder()

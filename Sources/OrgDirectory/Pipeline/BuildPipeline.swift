@@ -378,11 +378,12 @@ public struct BuildPipeline: Sendable {
         unequal: Set<String>, as name: String, peopleTable: StateCacheFile
     ) async -> Result<PendingSnapshotSave, SnapshotError> {
         // The diff compared the source's people with the snapshot's: the ids it found unequal spare comparing again.
-        // Which people are copied is worked out once, for the snapshot's lines and the table's entries.
+        // Which people are copied is worked out once, for the snapshot's lines and the table's entries, and only when
+        // either copies (a source of another orgdir's lines and with no table copies nothing).
         var previous = file?.take()
         previous?.unequal = unequal
-        if let old = previous?.snapshot.people {
-            previous?.plan = SnapshotLineReuse.plan(old: old, new: snapshot.people, unequal: unequal)
+        if let source = previous, source.isReusable || source.table != nil {
+            previous?.plan = SnapshotLineReuse.plan(old: source.snapshot.people, new: snapshot.people, unequal: unequal)
         }
         let pending: SnapshotStore.PendingSnapshot
         do {

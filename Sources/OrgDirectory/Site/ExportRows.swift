@@ -102,7 +102,7 @@ extension SiteExports {
     ) throws -> ExportRows.Made? {
         let match =
             keepingTable ? match ?? RowMatch.make(directory, previous: previous, hiding: hidden, parallel: false) : nil
-        let extraKeys = match?.extraKeys ?? extraColumns(directory)
+        let extraKeys = match?.extraKeys ?? directory.extraColumns
         var table = ExportRows(context: match?.context ?? ExportRows.context(hiding: hidden, extraKeys: extraKeys))
         let usable = match?.copiesRows == true ? previous : nil
         var writers: [ExportWriter] = []
@@ -225,7 +225,7 @@ struct RowMatch: Sendable {
     static func make(
         _ directory: SiteDirectory, previous: ExportRows?, hiding hidden: Set<String>, parallel: Bool = true
     ) -> RowMatch {
-        let extraKeys = SiteExports.extraColumns(directory)
+        let extraKeys = directory.extraColumns
         let context = ExportRows.context(hiding: hidden, extraKeys: extraKeys)
         let count = directory.people.count
         let numbers = previous.flatMap { $0.context == context ? RowNumbers($0.keys) : nil }

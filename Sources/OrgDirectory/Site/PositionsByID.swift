@@ -9,8 +9,7 @@
 /// the first in display order keeps a shared id.
 struct PositionsByID: Sendable {
     private enum Storage: Sendable {
-        /// Users strictly in id order (so each id is one person's), and each user's display position (-1: not on
-        /// the site).
+        /// Users strictly in id order (so each id is one person's), and each user's display position.
         case sorted(users: [User], positions: [Int])
         /// Any other list: the display position of each id's first person in display order.
         case table([String: Int])
@@ -20,13 +19,13 @@ struct PositionsByID: Sendable {
     /// How many different ids the site's people have: its number of people when each id is one person's.
     let count: Int
 
-    /// People strictly in id order, found by binary search; `positions[i]` is the display position of `users[i]`, -1
-    /// for a user not on the site.
+    /// People strictly in id order, everyone on the site, found by binary search; `positions[i]` is the display
+    /// position of `users[i]`.
     init(sortedUsers users: [User], positions: [Int]) {
         precondition(users.count == positions.count, "every user needs a display position")
         assert(Snapshot.isInIDOrder(users, repeatsAllowed: false), "PositionsByID(sortedUsers:) needs ids in order")
         storage = .sorted(users: users, positions: positions)
-        count = positions.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        count = users.count
     }
 
     /// People in any order, each id's position given in `table`.
@@ -39,8 +38,7 @@ struct PositionsByID: Sendable {
     subscript(id: String) -> Int? {
         switch storage {
         case .sorted(let users, let positions):
-            guard let index = users.indexSortedByID(of: id), positions[index] >= 0 else { return nil }
-            return positions[index]
+            return users.indexSortedByID(of: id).map { positions[$0] }
         case .table(let table):
             return table[id]
         }
@@ -51,7 +49,7 @@ struct PositionsByID: Sendable {
         switch storage {
         case .sorted(let users, let positions):
             var table: [String: Int] = [:]
-            for (user, position) in zip(users, positions) where position >= 0 { table[user.id] = position }
+            for (user, position) in zip(users, positions) { table[user.id] = position }
             return table
         case .table(let table):
             return table

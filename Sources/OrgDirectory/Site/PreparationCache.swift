@@ -237,18 +237,13 @@ extension PreparationCache {
 
     /// Steps over one entry, checking only that every length fits the file (strings are checked when read).
     private static func skipEntry(_ reader: inout BinaryReader) -> Bool {
-        func skip(optional: Bool = false) -> Bool {
-            guard let length: UInt32 = reader.number() else { return false }
-            if optional, length == absent { return true }
-            guard Int(length) <= reader.remaining else { return false }
-            reader.offset += Int(length)
-            return true
-        }
-        guard skip(), reader.digest() != nil, skip(), skip(), skip(optional: true), skip(),
+        guard reader.skipString(), reader.digest() != nil, reader.skipString(), reader.skipString(),
+            reader.skipString(optional: true), reader.skipString(),
             let phoneCount: UInt32 = reader.number(), Int(phoneCount) <= reader.remaining / 16
         else { return false }
         for _ in 0..<phoneCount {
-            guard skip(), skip(), skip(optional: true), skip() else { return false }
+            guard reader.skipString(), reader.skipString(), reader.skipString(optional: true), reader.skipString()
+            else { return false }
         }
         return true
     }
@@ -317,13 +312,24 @@ extension BinaryReader {
         return string().map { .some($0) }
     }
 
-    /// Moves past a string `string()` (or, when `optional`, `optionalString()`) would read, checking its length and
-    /// its UTF-8 without making it; false where it would read nil. (`skipString()` checks the length alone.)
-    mutating func checkString(optional: Bool = false) -> Bool {
+    /// Moves past a length-prefixed string without reading it (with `optional`, also past a missing one, its length
+    /// `PreparationCache.absent` alone); false when it is cut short.
+    mutating func skipString(optional: Bool = false) -> Bool {
         guard let length: UInt32 = number() else { return false }
         if optional, length == PreparationCache.absent { return true }
         guard Int(length) <= remaining else { return false }
-        let raw = UnsafeRawBufferPointer(rebasing: take(Int(length)))
+        offset += Int(length)
+        return true
+    }
+
+    /// Moves past a string `string()` (or, when `optional`, `optionalString()`) would read, checking its length and
+    /// its UTF-8 without making it; false where it would read nil. (`skipString(optional:)` checks the length alone.)
+    mutating func checkString(optional: Bool = false) -> Bool {
+        let start = offset
+        guard skipString(optional: optional) else { return false }
+        // A missing string (`absent`) or an empty one is its length alone.
+        guard offset - start > 4 else { return true }
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<offset])
         return raw.withMemoryRebound(to: UInt8.self) { bytes in
             bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
         }

@@ -43,7 +43,7 @@ struct SiteDirectory: Sendable {
     let letters: [(key: String, people: [Int])]
     /// The keys of everyone's `User.extra` (the plist's `select` properties the model has no field for), sorted: the
     /// exports' extra columns. Noted in the lookups' pass, which reads every record anyway: a pass of their own read
-    /// each record once more, some 3 samples of a 100,000-person nightly (`SiteExports.extraColumns`).
+    /// each record once more, some 3 samples of a 100,000-person nightly (`Benchmarks/profile-ab.sh`, 2026-11-30).
     let extraColumns: [String]
     /// Display positions of the people whose slug was lengthened because their ordinary one collided with another's
     /// (`Slug.assign`): such a slug can change when someone else joins or leaves. Almost always none. Ascending.

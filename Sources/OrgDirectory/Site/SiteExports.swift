@@ -77,11 +77,6 @@ enum SiteExports {
         bytes.append(0x22)
     }
 
-    /// Extra (`select`) property names present on anyone, sorted.
-    static func extraColumns(_ directory: SiteDirectory) -> [String] {
-        directory.extraColumns
-    }
-
     /// The value of `column` for `person`, nil when absent.
     static func value(of column: Column, _ person: SitePerson, _ directory: SiteDirectory) -> String? {
         switch column {

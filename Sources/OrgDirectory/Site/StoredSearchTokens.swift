@@ -122,11 +122,3 @@ public struct StoredSearchTokens: Sendable {
     }
 }
 
-extension BinaryReader {
-    /// Moves past a length-prefixed string without reading it; false when it is cut short.
-    mutating func skipString() -> Bool {
-        guard let length: UInt32 = number(), Int(length) <= remaining else { return false }
-        offset += Int(length)
-        return true
-    }
-}

@@ -121,4 +121,3 @@ public struct StoredSearchTokens: Sendable {
         }
     }
 }
-

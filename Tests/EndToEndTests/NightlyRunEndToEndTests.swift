@@ -2,6 +2,12 @@ import Foundation
 import GraphSandbox
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Snapshot files in a workspace's state folder, oldest first: by time stamp, then by the `-N` suffix a second
 /// run within the same second gets (plain name order would put `…59Z-2.json` before `…59Z.json`).
 func snapshotFiles(_ workspace: Workspace) -> [String] {
@@ -322,6 +328,55 @@ struct NightlyRunEndToEndTests {
             let healed = try await run.build()
             #expect(healed.status == 0, "stderr: \(healed.stderr.suffix(2000))")
             #expect(try publishedJobTitles(in: output)[mover.id] == "Keeper of Locked Doors")
+        }
+    }
+
+    /// A first build leaves its first nightly what every nightly leaves the next: copies of the files a night writes
+    /// again (the exports, the index, the list pages) beside the output, and spares of the state files a night replaces
+    /// whole. The nightly writes over them in place, and what it publishes is its own bytes, never a copy's.
+    @Test("a first build keeps copies for its first nightly, which writes over them and publishes only its own bytes")
+    func firstBuildKeepsCopiesForTheFirstNightly() async throws {
+        try await withTenantRun(SandboxConfiguration(userCount: 60, seed: 29)) { run in
+            let full = try await run.build(["--verbose"])
+            #expect(full.status == 0, "stderr: \(full.stderr.suffix(2000))")
+            #expect(full.stderr.contains("for the first nightly to write over"), "\(full.stderr.suffix(2000))")
+            let (output, state) = (run.workspace.output, run.workspace.state)
+            let copies = output.deletingLastPathComponent().appendingPathComponent(".Output.replaced")
+            let published = try filesWithBytes(under: output)
+            let copied = try filesWithBytes(under: copies).filter { $0.key != ".orgdir-site" }
+            #expect(copied["people.csv"] != nil && copied["people.json"] != nil && copied["index.html"] != nil)
+            #expect(
+                copied.keys.contains { $0.hasPrefix("browse/") }
+                    && copied.keys.contains { $0.hasPrefix("departments/") })
+            #expect(!copied.keys.contains { $0.hasPrefix("people/") || $0.hasPrefix("search/") }, "\(copied.keys)")
+            for (path, bytes) in copied { #expect(published[path] == bytes, "\(path) is a copy of the published file") }
+            for name in ["list-rows.bin", "preparations.bin", "snapshot-people.bin"] {
+                let spare = state.appendingPathComponent(".\(name).spare")
+                #expect(try Data(contentsOf: spare) == Data(contentsOf: state.appendingPathComponent(name)), "\(name)")
+            }
+            func inode(_ url: URL) -> UInt64? {
+                var info = stat()
+                return lstat(url.path, &info) == 0 ? UInt64(info.st_ino) : nil
+            }
+            let csvCopy = inode(copies.appendingPathComponent("people.csv"))
+
+            let mover = try await run.sandbox.retitle(0, as: "Keeper of Spare Pages")
+            let nightly = try await run.build()
+            #expect(nightly.status == 0, "stderr: \(nightly.stderr.suffix(2000))")
+            #expect(inode(output.appendingPathComponent("people.csv")) == csvCopy, "the copy was written over")
+            let csv = String(decoding: try Data(contentsOf: output.appendingPathComponent("people.csv")), as: UTF8.self)
+            #expect(csv.contains("Keeper of Spare Pages"))
+            let lines = { (bytes: Data) in bytes.split(separator: UInt8(ascii: "\n")).count }
+            #expect(
+                lines(Data(csv.utf8)) == lines(published["people.csv"] ?? Data()) && csv.hasSuffix("\r\n"),
+                "as many rows as before, the last one whole: nothing of the copy is left past the new end")
+            #expect(try publishedJobTitles(in: output)[mover.id] == "Keeper of Spare Pages")
+            let site = try filesWithBytes(under: output)
+            for (path, bytes) in site where !path.hasPrefix("assets/") {
+                #expect(!bytes.contains(0), "\(path) holds a NUL byte")
+            }
+            let replaced = try filesWithBytes(under: copies)
+            #expect(replaced["people.csv"] == published["people.csv"], "the file the nightly replaced is kept")
         }
     }
 

@@ -19,4 +19,8 @@ int orgdir_tune_malloc(int arenas);
 /// (an older kernel, macOS, or a path that cannot be looked at), where comparing devices is what is left.
 int orgdir_is_mount_root(const char *path);
 
+/// Copies the rest of the open file `source` to the open file `target` from their current offsets: in the kernel where
+/// it can (Linux copy_file_range, macOS fcopyfile), else through a buffer. Returns 0, or the errno code that stopped it.
+int orgdir_copy_file(int source, int target);
+
 #endif

@@ -6,6 +6,10 @@ import Foundation
 /// Templates are parsed and checked once in `init`; `render` spreads the work over all cores with a task
 /// group and writes deterministic bytes through the `SiteOutput`.
 public struct SiteRenderer: Sendable {
+    /// The folders of the list pages (`SiteRenderJob.renderBrowse`, `.renderDepartments`): each page lists hundreds of
+    /// people, so a night that changes one percent of them writes nearly every one of these pages again.
+    public static let listPageFolders = ["browse", "departments"]
+
     public let options: SiteOptions
     let templates: TemplateSet
 

@@ -142,6 +142,19 @@ enum FileReplacement {
         target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).spare")
     }
 
+    /// Copies `target` as its spare when it has none, so that its next recycling replacement writes over pages the file
+    /// system holds already rather than making a new file: what a first build leaves its first nightly, as every
+    /// nightly leaves the next (`SitePublisher.keepCopiesForFirstUpdate` says why). The spare is never read, so a copy
+    /// left short does no harm. False when a spare (or anything) is there already, `target` is no regular file, or
+    /// the copy fails.
+    @discardableResult
+    static func keepSpareCopy(of target: URL) -> Bool {
+        var status = stat()
+        let spare = spare(of: target).path
+        guard lstat(spare, &status) != 0, errno == ENOENT else { return false }
+        return FileCopy.copy(target.path, to: spare)
+    }
+
     /// Removes `target` and its spare, whatever they are (a folder in the way too), if there are.
     static func remove(_ target: URL) {
         try? FileManager.default.removeItem(at: target)

@@ -325,6 +325,46 @@ struct ChangePublishTests {
         #expect(try Self.texts(of: publisher.replaced) == ["people/b.html": "b two"])
     }
 
+    @Test("a first build's copies of its top-level files and list pages are the first update's files to write over")
+    func copiesKeptForTheFirstUpdate() throws {
+        let root = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let site = [
+            "index.html": "index one", "people.csv": "id\n1\n", "people/a.html": "a", "browse/a.html": "browse a",
+            "departments/x.html": "x",
+        ]
+        let publisher = try Self.publishedSite(site, in: root)
+        try "Options -Indexes\n".write(
+            to: publisher.output.appendingPathComponent(".htaccess"), atomically: false, encoding: .utf8)
+        #expect(publisher.keepCopiesForFirstUpdate(folders: ["browse", "departments", "teams"]) == 4)
+        let copies = try Self.contents(of: publisher.replaced)
+        #expect(
+            copies.mapValues(\.text) == [
+                "index.html": "index one", "people.csv": "id\n1\n", "browse/a.html": "browse a",
+                "departments/x.html": "x",
+            ], "no person page, no dotfile, no folder that is not there")
+        #expect(publisher.isOrgdirFolder(publisher.replaced))
+        #expect(publisher.keepCopiesForFirstUpdate(folders: ["browse"]) == 0, "a folder there is left as it is")
+
+        let staging = try publisher.makeChangesStaging()
+        #expect(staging.holdsChangesOnly && staging.holdsEarlierFiles)
+        try staging.write(Array("index two".utf8), to: "index.html")
+        try staging.write(Array("browse a".utf8), to: "browse/a.html")  // equal to the published page
+        try staging.write(Array("a two".utf8), to: "people/a.html")
+        try staging.removeStale(in: "", skipping: []) { _ in true }
+        #expect(staging.counts.written == 2)
+        try publisher.publishChanges(staging, generatedAt: Date(), wholeSiteShare: 0.9, wholeSiteMinimum: 100)
+        let after = try Self.contents(of: publisher.output)
+        #expect(
+            after.mapValues(\.text)
+                == site.merging(
+                    ["index.html": "index two", "people/a.html": "a two", ".htaccess": "Options -Indexes\n"]) { $1 })
+        #expect(after["index.html"]?.inode == copies["index.html"]?.inode, "the copy was written over")
+        #expect(
+            try Self.texts(of: publisher.replaced) == ["index.html": "index one", "people/a.html": "a"],
+            "copies the update did not write were swept, never moved in")
+    }
+
     @Test("a run that changed most files links the rest into its folder of changes and swaps the whole site in")
     func mostFilesChangedSwapsWholeSite() throws {
         let root = try temporaryFolder()

@@ -3,6 +3,12 @@ import Testing
 
 @testable import OrgDirectory
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("Replacing a file whole")
 struct FileReplacementTests {
     @Test("the new bytes replace the old ones with the mode asked for, synced or not, and nothing is left beside")
@@ -40,6 +46,51 @@ struct FileReplacementTests {
         }
         #expect(creating?.creating == true)
         #expect(creating?.errorDescription?.hasSuffix(": No such file or directory") == true)
+    }
+
+    @Test("a spare copy is made only where there is none; the next recycling replacement writes over that copy")
+    func spareCopyKeptForTheNextReplacement() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("rows.bin")
+        let spare = FileReplacement.spare(of: target)
+        #expect(!FileReplacement.keepSpareCopy(of: target), "no file, no copy")
+        #expect(!FileManager.default.fileExists(atPath: spare.path))
+        let large = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(large).write(to: target)
+        #expect(FileReplacement.keepSpareCopy(of: target))
+        #expect(try Data(contentsOf: spare) == Data(large), "more than one piece of the copy, every byte")
+        try Data("other".utf8).write(to: spare)
+        #expect(!FileReplacement.keepSpareCopy(of: target), "a spare there already is left as it is")
+        #expect(try Data(contentsOf: spare) == Data("other".utf8))
+        var before = stat()
+        #expect(lstat(spare.path, &before) == 0)
+        try FileReplacement.replace(target, with: Array("new".utf8), mode: 0o644, sync: false, recycling: true)
+        var after = stat()
+        #expect(lstat(target.path, &after) == 0 && after.st_ino == before.st_ino, "the spare was written over")
+        #expect(try Data(contentsOf: target) == Data("new".utf8))
+        #expect(try Data(contentsOf: spare) == Data(large))
+    }
+
+    @Test("a copy is refused over an existing file and from a symbolic link, and a failed copy leaves nothing")
+    func copyRefusals() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("source").path
+        let target = folder.appendingPathComponent("target").path
+        try Data("bytes".utf8).write(to: URL(fileURLWithPath: source))
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(!FileCopy.copy(source, to: target))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("kept".utf8))
+        let link = folder.appendingPathComponent("link").path
+        #expect(symlink(source, link) == 0)
+        #expect(!FileCopy.copy(link, to: folder.appendingPathComponent("from-link").path))
+        #expect(!FileCopy.copy(folder.path, to: folder.appendingPathComponent("from-folder").path))
+        #expect(!FileCopy.copy(source, to: folder.appendingPathComponent("no-such-folder/copy").path))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["link", "source", "target"])
+        #expect(FileCopy.copy(source, to: folder.appendingPathComponent("copy").path))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("copy")) == Data("bytes".utf8))
     }
 
     @Test("a prepared replacement leaves the target as it was until committed; discarded, nothing of it is left")

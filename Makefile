@@ -46,4 +46,4 @@ deps-test:
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 
 clean:
-	rm -rf .build Output/* .Output.spare State
+	rm -rf .build Output/* .Output.spare .Output.replaced State

@@ -269,8 +269,9 @@ public struct BuildPipeline: Sendable {
     /// replaces whole (`FileReplacement.keepSpareCopy`), which every later night finds left by the night before.
     ///
     /// Why: without them the first nightly after a full build made some 240 MB of new files at 100,000 people, every
-    /// page of them fresh memory; with them it wrote over pages as later nightlies do (0.49 -> 0.41 s, faster in 4 of
-    /// 4 rounds, with the copies made by `cp` in a shell; Benchmarks/README.md has the measurements of this code).
+    /// page of them fresh memory; with them it writes over pages as later nightlies do: 0.84 -> 0.46 s, faster in 5 of
+    /// 5 rounds (`Benchmarks/ab-first-nightly.sh OLD NEW 5`), for 70-110 ms more at the end of the full build
+    /// (`Benchmarks/stages.sh`, stage "copies kept for the first nightly").
     private func keepCopiesForFirstNightly(_ publisher: SitePublisher, stateFiles: [URL]) {
         let (siteCopies, stateCopies) = BothAtOnce.run(
             { publisher.keepCopiesForFirstUpdate(folders: SiteRenderer.listPageFolders) },

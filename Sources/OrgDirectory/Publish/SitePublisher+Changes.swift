@@ -130,7 +130,7 @@ extension SitePublisher {
     ///
     /// Why: the first nightly after a full build had no such folder and made all of them new, some 150 MB at 100,000
     /// people, each page of them a fresh page of memory for the file system, which on these machines costs several
-    /// times a page written over. The copy is made by the kernel, while nothing else of the build waits on it.
+    /// times a page written over. The copies are made by the kernel (`FileCopy`), at the end of the build.
     ///
     /// Nothing in the folder is read: `makeChangesStaging` makes it the update's folder of changes, whose files are
     /// written over whole and cut to length, or swept away when the update does not write them. So a copy left

@@ -14,13 +14,13 @@ import CSystemShims
 enum FileCopy {
     /// Copies the regular file `sourceName` of the open folder `sourceFolder` to a new file `targetName` of the open
     /// folder `targetFolder` (`AT_FDCWD` for either takes the name as a path). False, with nothing left at the target,
-    /// when the source is no regular file (a link is not followed), something is at the target already, or the copy
-    /// fails (a full file system).
+    /// when the source is no regular file (a link is not followed; a FIFO is opened without waiting for a writer and
+    /// refused), something is at the target already, or the copy fails (a full file system).
     static func copy(
         _ sourceName: String, in sourceFolder: Int32 = AT_FDCWD, to targetName: String,
         in targetFolder: Int32 = AT_FDCWD
     ) -> Bool {
-        let input = openat(sourceFolder, sourceName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let input = openat(sourceFolder, sourceName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { return false }
         defer { close(input) }
         var info = stat()

@@ -72,7 +72,7 @@ struct FileReplacementTests {
         #expect(try Data(contentsOf: spare) == Data(large))
     }
 
-    @Test("a copy is refused over an existing file and from a symbolic link, and a failed copy leaves nothing")
+    @Test("a copy is refused over an existing file, from a link, a folder or a FIFO, and a failed copy leaves nothing")
     func copyRefusals() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -86,9 +86,12 @@ struct FileReplacementTests {
         #expect(symlink(source, link) == 0)
         #expect(!FileCopy.copy(link, to: folder.appendingPathComponent("from-link").path))
         #expect(!FileCopy.copy(folder.path, to: folder.appendingPathComponent("from-folder").path))
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(!FileCopy.copy(fifo, to: folder.appendingPathComponent("from-fifo").path), "refused, never waited on")
         #expect(!FileCopy.copy(source, to: folder.appendingPathComponent("no-such-folder/copy").path))
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["link", "source", "target"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["fifo", "link", "source", "target"], "no copy left behind by a refused one")
         #expect(FileCopy.copy(source, to: folder.appendingPathComponent("copy").path))
         #expect(try Data(contentsOf: folder.appendingPathComponent("copy")) == Data("bytes".utf8))
     }

@@ -236,6 +236,9 @@ public struct BuildPipeline: Sendable {
         }
         clock.lap("history and delta state")
         if counts.swappedWholeSite && settings.publishMode == .changedFiles {
+            // The state files a night replaces whole and a first build leaves no spare of. The export row table needs
+            // none (a night turns the file itself into its spare before the publish, `StateCacheFile.clear`), and a
+            // first build writes no search overlay.
             keepCopiesForFirstNightly(
                 publisher,
                 stateFiles: [peopleTable.url, preparationStore.file] + KeptRowKind.allCases.map(rowStore.keptRows.url))
